@@ -1,0 +1,15 @@
+"""``hearts-ref perft``: not available yet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    print("hearts-ref perft: not available yet", file=sys.stderr)
+    return 2

@@ -1,0 +1,72 @@
+"""``hearts-ref play``: play a whole game with random passes and random legal plays, and print it."""
+
+from __future__ import annotations
+
+import argparse
+
+from hearts_ref.cards import CARDS
+from hearts_ref.cardset import CardSet
+from hearts_ref.commands import add_rules_arguments, rules_from_args
+from hearts_ref.game import Game, RoundResult
+from hearts_ref.records import dumps, game_record
+from hearts_ref.scoring import card_points
+from hearts_ref.simulate import random_game
+from hearts_ref.variants import Rules
+
+__all__ = ["configure", "run", "transcript"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the choices (default 1)")
+    add_rules_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the game record (spec/record.schema.json)")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    game = random_game(rules, seed=args.seed)
+    print(dumps(game_record(game)) if args.json else transcript(game, preset=args.preset), end="")
+    return 0
+
+
+def _seats(values: tuple[int, ...] | list[int]) -> str:
+    return "  ".join(f"{v:>4}" for v in values)
+
+
+def _round_text(result: RoundResult, rules: Rules) -> list[str]:
+    lines = [f"Round {result.number}: dealer seat {result.dealer}, pass {result.direction}"]
+    for seat, hand in enumerate(result.dealt):
+        lines.append(f"  seat {seat} holds  {CardSet.from_mask(hand).glyphs()}")
+    if result.direction != "none":
+        for seat, cards in enumerate(result.passes):
+            lines.append(f"  seat {seat} passes {CardSet.from_mask(cards).glyphs()}")
+    for number, trick in enumerate(result.tricks, 1):
+        plays = ", ".join(f"{CARDS[c].glyph}" for c in trick.indices)
+        points = card_points(CardSet(trick.cards).mask, rules)
+        note = f" ({points} point{'s' if points != 1 else ''})" if points else ""
+        lines.append(f"  trick {number:>2}: seat {trick.leader} leads  {plays}  -> seat {trick.winner}{note}")
+    score = result.score
+    lines.append(f"  points  {_seats(score.points)}")
+    moon = f"  (seat {score.shooter} shot the moon)" if score.shooter is not None else ""
+    lines.append(f"  scores  {_seats(score.scores)}{moon}")
+    return lines
+
+
+def transcript(game: Game, *, preset: str = "") -> str:
+    """Return a readable account of a finished game: deals, passes, tricks, scores, totals, winners."""
+    rules = game.rules
+    changes = ", ".join(f"{k}={v}" for k, v in rules.changes().items()) or "no changes"
+    lines = [f"hearts-ref play: {rules.players} players, seed {game.seed}, preset {preset or '-'} ({changes})", ""]
+    totals = [0] * rules.players
+    header = "  seat    " + "  ".join(f"{s:>4}" for s in range(rules.players))
+    for result in game.results:
+        lines += _round_text(result, rules)
+        totals = [t + s for t, s in zip(totals, result.score.scores)]
+        lines.append(f"  totals  {_seats(totals)}")
+        lines.append("")
+    lines.append(header)
+    lines.append(f"  final   {_seats(game.totals)}")
+    names = ", ".join(f"seat {s}" for s in game.winners)
+    lines.append(f"Game over after {len(game.results)} round{'s' if len(game.results) != 1 else ''}. "
+                 f"Winner{'s' if len(game.winners) > 1 else ''}: {names}.")
+    return "\n".join(lines) + "\n"

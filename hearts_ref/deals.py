@@ -1,0 +1,65 @@
+"""Deals: random deals from a seed (DEAL-HANDS) and deals completed from partial hands.
+
+>>> from hearts_ref.variants import Rules
+>>> hands = complete_deal(Rules(), {0: "AH KH QH", 3: "2C"})
+>>> str(hands[0])
+'3C 4C 5C 6C 7C 8C 9C 10C JC QC QH KH AH'
+>>> str(hands[3])
+'2C KS AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.errors import InvalidCardError
+from hearts_ref.variants import Rules
+
+__all__ = ["deal", "complete_deal"]
+
+_DECK_INDICES = {n: tuple(bits_of(Rules(players=n, pass_cycle="left-right-none").deck_mask))
+                 for n in (3, 4, 5, 6)}
+
+
+
+def deal(rules: Rules, *, seed: int | str | None = None, rng: random.Random | None = None,
+         dealer: int = 0) -> tuple[CardSet, ...]:
+    """DEAL-HANDS: shuffle the cards in play and deal them one at a time, clockwise from the dealer's left.
+
+    Give a ``seed`` or an explicit ``rng``; the same seed always gives the same deal.
+    """
+    if rng is None:
+        rng = random.Random(seed)
+    cards = list(_DECK_INDICES[rules.players])
+    rng.shuffle(cards)
+    n = rules.players
+    hands = [0] * n
+    for k, card in enumerate(cards):
+        hands[(dealer + 1 + k) % n] |= 1 << card
+    return tuple(CardSet.from_mask(h) for h in hands)
+
+
+def complete_deal(rules: Rules, partial: Mapping[int, str | CardSet]) -> tuple[CardSet, ...]:
+    """Return a full deal in which each seat of ``partial`` holds at least the cards given.
+
+    The cards nobody was given are handed out lowest first, seat by seat, until every
+    hand is full. Handy for building the positions of tests and vectors.
+    """
+    n, size = rules.players, rules.hand_size
+    masks = [0] * n
+    used = 0
+    for seat, cards in partial.items():
+        mask = (CardSet.parse(cards) if isinstance(cards, str) else cards).mask
+        if not 0 <= seat < n:
+            raise InvalidCardError(f"DEAL-HANDS: no seat {seat} with {n} players")
+        if mask & used or mask & ~rules.deck_mask or mask.bit_count() > size:
+            raise InvalidCardError(f"DEAL-HANDS: seat {seat} cannot hold {CardSet.from_mask(mask)}")
+        masks[seat] = mask
+        used |= mask
+    rest = iter(bits_of(rules.deck_mask & ~used))
+    for seat in range(n):
+        while masks[seat].bit_count() < size:
+            masks[seat] |= 1 << next(rest)
+    return tuple(CardSet.from_mask(m) for m in masks)

@@ -1,0 +1,127 @@
+"""Which cards may be played: the legality rules, written once over card sets.
+
+Each function below is one rule, named after it, and works on either card-set
+algebra: plain integer masks (:data:`~hearts_ref.cardset.BITS`, the engine) or vectors
+of z3 Booleans (``hearts_ref.symbolic.SYMBOLIC``, the proofs). The *context* of a
+play (leading or following, the suit led, first trick or not, hearts broken or not)
+stays concrete, so ordinary ``if`` statements on it stay ordinary; a choice that
+depends on the *hand* goes through ``ops.choose``.
+
+>>> from hearts_ref.variants import Rules
+>>> from hearts_ref.cardset import CardSet
+>>> hand = CardSet.parse("3C JC QS 4H").mask
+>>> str(CardSet.from_mask(legal_plays(hand, Context(False, 0, False, False), Rules())))
+'3C JC'
+>>> rejecting_rule(hand, Context(False, 0, False, False), Rules(), CardSet.parse("QS").mask)
+'FOLLOW-SUIT'
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from hearts_ref.cards import Suit
+from hearts_ref.cardset import BITS, HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS
+from hearts_ref.variants import Rules
+
+__all__ = ["Context", "legal_plays", "rejecting_rule", "opening_leads", "hearts_leads",
+           "follow_suit", "void_discards", "first_trick_discards", "breaks_hearts"]
+
+CLUBS = SUIT_MASKS[Suit.CLUBS]
+
+
+class Context(NamedTuple):
+    """What a play depends on besides the hand: the concrete part of the state."""
+
+    leading: bool
+    led_suit: int | None
+    first_trick: bool
+    hearts_broken: bool
+
+
+def opening_leads(hand: Any, rules: Rules) -> Any:
+    """LEAD-OPEN: the lowest club in play opens the first trick (any club with ``can_lead_any_club``)."""
+    opening = CLUBS if rules.can_lead_any_club else 1 << rules.lowest_club.index
+    return hand & opening
+
+
+def hearts_leads(hand: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any:
+    """LEAD-HEARTS: no heart may be led before hearts are broken, unless the leader holds only hearts."""
+    if ctx.hearts_broken or not rules.must_break_hearts or rules.hearts_restriction != "lead":
+        return hand
+    not_hearts = hand & ~HEARTS
+    # can_lead_hearts_instead_of_qs: holding only hearts and the Q♠ frees the leader as well.
+    others = hand & ~(HEARTS | QUEEN) if rules.can_lead_hearts_instead_of_qs else not_hearts
+    return ops.choose(ops.is_empty(others), hand, not_hearts)
+
+
+def follow_suit(hand: Any, led_suit: int) -> Any:
+    """FOLLOW-SUIT: the cards of the suit led, which a player holding any must play."""
+    return hand & SUIT_MASKS[led_suit]
+
+
+def first_trick_discards(hand: Any, rules: Rules, ops: Any = BITS) -> Any:
+    """FIRST-NO-POINTS: no point card on the first trick; FIRST-EXCEPTION: unless the hand holds only them."""
+    if rules.first_trick_points == "allowed":
+        return hand
+    safe = hand & ~POINT_CARDS
+    if rules.first_trick_points == "forbidden":
+        return safe
+    return ops.choose(ops.is_empty(safe), hand, safe)
+
+
+def void_discards(hand: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any:
+    """FOLLOW-VOID: a player void in the suit led may play any card, within the first-trick rule."""
+    discards = first_trick_discards(hand, rules, ops) if ctx.first_trick else hand
+    # hearts_restriction="discard" (seed 003's literal text): no heart discarded while unbroken.
+    if rules.hearts_restriction == "discard" and rules.must_break_hearts and not ctx.hearts_broken:
+        discards = discards & ~HEARTS
+    return discards
+
+
+def legal_plays(hand: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any:
+    """Return the cards of ``hand`` that may be played in ``ctx`` under ``rules``.
+
+    Rules: LEAD-OPEN, LEAD-HEARTS, FOLLOW-SUIT, FOLLOW-VOID, FIRST-NO-POINTS, FIRST-EXCEPTION.
+    """
+    if ctx.leading:
+        if ctx.first_trick:
+            return opening_leads(hand, rules)
+        return hearts_leads(hand, ctx, rules, ops)
+    same_suit = follow_suit(hand, ctx.led_suit)
+    return ops.choose(ops.is_empty(same_suit), void_discards(hand, ctx, rules, ops), same_suit)
+
+
+def rejecting_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | None:
+    """Return the ID of the first rule that forbids playing ``card`` (a one-card mask), or None.
+
+    The same rule functions as :func:`legal_plays`, asked in the order the rules are written.
+    """
+    if not hand & card:
+        return "TRICK-ORDER"
+    if ctx.leading:
+        if ctx.first_trick:
+            return None if opening_leads(hand, rules) & card else "LEAD-OPEN"
+        return None if hearts_leads(hand, ctx, rules) & card else "LEAD-HEARTS"
+    same_suit = follow_suit(hand, ctx.led_suit)
+    if same_suit:
+        return None if same_suit & card else "FOLLOW-SUIT"
+    if ctx.first_trick and not first_trick_discards(hand, rules) & card:
+        return "FIRST-NO-POINTS"
+    return None if void_discards(hand, ctx, rules) & card else "FOLLOW-VOID"
+
+
+def breaks_hearts(card: int, ctx: Context, rules: Rules) -> bool:
+    """BREAK-DISCARD, BREAK-QUEEN: whether playing ``card`` (an index) in ``ctx`` breaks hearts."""
+    if card == _QUEEN_INDEX:
+        return rules.qs_breaks_hearts
+    if card // 13 != Suit.HEARTS:
+        return False
+    if rules.hearts_broken_by == "any-heart":
+        return True
+    if rules.hearts_broken_by == "discard":
+        return not ctx.leading and ctx.led_suit != Suit.HEARTS
+    return ctx.leading   # "lead": seed 003's literal text, a heart led breaks them
+
+
+_QUEEN_INDEX = QUEEN.bit_length() - 1

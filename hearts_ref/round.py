@@ -1,0 +1,310 @@
+"""One round: the deal, the pass, thirteen tricks (for four players) and the score.
+
+A :class:`RoundState` is immutable: choosing a pass or playing a card returns a new
+state. The round reads like the rules, in their order:
+
+1. a deal (:mod:`hearts_ref.deals`, DEAL-HANDS) checked by :func:`start_round`;
+2. :meth:`RoundState.choose_pass` (PASS-COUNT, PASS-SIMULTANEOUS, PASS-CYCLE);
+3. :meth:`RoundState.play` (LEAD-*, FOLLOW-*, FIRST-*, BREAK-*, TRICK-*), checked by
+   :meth:`RoundState.check_play`;
+4. :meth:`RoundState.score` (SCORE-*).
+
+>>> from hearts_ref.variants import Rules
+>>> from hearts_ref.deals import deal
+>>> state = start_round(Rules(), deal(Rules(), seed=7), direction="none")
+>>> state.phase, state.to_move, str(state.legal_plays())
+('play', 3, '2C')
+>>> state = state.play(Card.parse("2C"))
+>>> len(state.trick), state.to_move
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from hearts_ref.cards import CARDS, Card
+from hearts_ref.cardset import SUIT_MASKS, CardSet, highest
+from hearts_ref.errors import HeartsError, IllegalPassError, IllegalPlayError, InvalidCardError
+from hearts_ref.legality import Context, breaks_hearts, legal_plays, rejecting_rule
+from hearts_ref.scoring import RoundScore, round_scores
+from hearts_ref.variants import Rules
+
+__all__ = ["RoundState", "Trick", "start_round", "trick_winner", "DeadlockError", "PASS_SIZE"]
+
+PASS_SIZE = 3   # PASS-COUNT
+
+
+class DeadlockError(HeartsError):
+    """The player to move has no legal play: the variant is unsound (see ``hearts-ref prove``)."""
+
+    def __init__(self, rule_id: str, message: str):
+        super().__init__(f"{rule_id}: {message}")
+        self.rule_id = rule_id
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the card indices in play order, who won it (TRICK-WINNER)."""
+
+    leader: int
+    indices: tuple[int, ...]
+    winner: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of the trick, in play order."""
+        return tuple(CARDS[i] for i in self.indices)
+
+    def seat_of(self, position: int, players: int) -> int:
+        """Return the seat that played the card at ``position`` (TRICK-ORDER)."""
+        return (self.leader + position) % players
+
+
+def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, direction: str = "none") -> RoundState:
+    """Return the state at the start of a round with these ``hands`` and pass ``direction``.
+
+    Checks DECK-CARDS, DECK-REMOVED and DEAL-HANDS: one hand per player, equal sizes,
+    no card twice, exactly the cards in play.
+    """
+    masks = tuple(_hand_mask(hand, seat) for seat, hand in enumerate(hands))
+    if len(masks) != rules.players:
+        raise HeartsError(f"DEAL-HANDS: {len(masks)} hands for {rules.players} players")
+    seen = 0
+    for seat, mask in enumerate(masks):
+        if mask & seen:
+            raise InvalidCardError(f"DEAL-HANDS: seat {seat} holds {CardSet.from_mask(mask & seen)}, "
+                                   "dealt to another seat too")
+        if mask.bit_count() != rules.hand_size:
+            raise HeartsError(f"DEAL-HANDS: seat {seat} holds {mask.bit_count()} cards, "
+                              f"not {rules.hand_size}")
+        seen |= mask
+    if seen != rules.deck_mask:
+        raise InvalidCardError(f"DECK-REMOVED: the hands hold {CardSet.from_mask(seen & ~rules.deck_mask)}, "
+                               f"removed with {rules.players} players")
+    offset = rules.pass_offset(direction)
+    state = RoundState(rules, masks, direction, (0,) * rules.players, masks, (0,) * rules.players,
+                       (), 0, (), offset != 0, -1, Context(True, None, True, False), 0)
+    return state if offset else state._begin_play()
+
+
+def _hand_mask(hand: object, seat: int) -> int:
+    if isinstance(hand, CardSet):
+        return hand.mask
+    if isinstance(hand, str):
+        return CardSet.parse(hand).mask
+    try:
+        return CardSet(hand).mask  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidCardError(f"DEAL-HANDS: hand of seat {seat} is not a set of cards: {hand!r}") from None
+
+
+class RoundState(NamedTuple):
+    """The state of one round. Card sets are stored as masks; the methods speak in cards."""
+
+    rules: Rules
+    dealt: tuple[int, ...]          # the hands as dealt (DEAL-HANDS)
+    direction: str                  # the pass direction of this round (PASS-CYCLE)
+    passes: tuple[int, ...]         # the cards each seat chose to pass; 0 = not chosen yet
+    hands: tuple[int, ...]          # the cards each seat holds now
+    taken: tuple[int, ...]          # the cards each seat has taken in tricks
+    trick: tuple[int, ...]          # the current trick's cards, in play order
+    leader: int                     # the seat that leads the current trick
+    tricks: tuple[Trick, ...]       # the finished tricks
+    passing: bool                   # True while passes are still to be chosen
+    to_play: int                    # the seat to play next; -1 while passing and when done
+    context: Context                # what the next play depends on besides the hand
+    legal: int                      # the legal plays of ``to_play``, as a mask
+
+    # What the players see ------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``"pass"``, ``"play"`` or ``"done"``."""
+        if self.passing:
+            return "pass"
+        return "play" if self.to_play >= 0 else "done"
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every trick of the round has been played."""
+        return self.to_play < 0 and not self.passing
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to choose a pass or play a card (TRICK-ORDER); None when the round is done."""
+        if self.passing:
+            return next(seat for seat, cards in enumerate(self.passes) if not cards)
+        return self.to_play if self.to_play >= 0 else None
+
+    @property
+    def hearts_broken(self) -> bool:
+        """BREAK-DISCARD: whether hearts are broken."""
+        return self.context.hearts_broken
+
+    @property
+    def first_trick(self) -> bool:
+        return not self.tricks
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` holds now."""
+        return CardSet.from_mask(self.hands[seat])
+
+    def current_trick(self) -> tuple[Card, ...]:
+        """The cards of the trick in progress, in play order."""
+        return tuple(CARDS[i] for i in self.trick)
+
+    def points_taken(self) -> tuple[int, ...]:
+        """SCORE-POINTS: the raw points each seat has taken so far this round."""
+        return round_scores(self.taken, self.rules).points
+
+    # Passing ------------------------------------------------------------------------
+
+    def choose_pass(self, seat: int, cards: CardSet) -> RoundState:
+        """Return the state after ``seat`` chooses the three ``cards`` to pass.
+
+        PASS-COUNT: exactly three of the seat's own cards. PASS-SIMULTANEOUS: nobody
+        receives until every seat has chosen; the last choice exchanges them all.
+        """
+        if not self.passing:
+            raise IllegalPassError("PASS-CYCLE", f"no pass in this round (direction {self.direction}, "
+                                   f"phase {self.phase})")
+        if not 0 <= seat < self.rules.players:
+            raise IllegalPassError("PASS-COUNT", f"no seat {seat} with {self.rules.players} players")
+        if self.passes[seat]:
+            raise IllegalPassError("PASS-SIMULTANEOUS", f"seat {seat} has already chosen "
+                                   f"{CardSet.from_mask(self.passes[seat])}")
+        mask = cards.mask
+        if mask.bit_count() != PASS_SIZE:
+            raise IllegalPassError("PASS-COUNT", f"seat {seat} must pass exactly {PASS_SIZE} cards, got "
+                                   f"{len(cards)} ({cards})")
+        if mask & ~self.hands[seat]:
+            raise IllegalPassError("PASS-COUNT", f"seat {seat} does not hold "
+                                   f"{CardSet.from_mask(mask & ~self.hands[seat])} (hand: {self.hand(seat)})")
+        passes = self.passes[:seat] + (mask,) + self.passes[seat + 1:]
+        state = self._replace(passes=passes)
+        if all(passes):
+            state = state._exchange()._begin_play()
+        return state
+
+    def _exchange(self) -> RoundState:
+        """PASS-SIMULTANEOUS: every seat gives its chosen cards and receives its neighbour's at once."""
+        n = self.rules.players
+        offset = self.rules.pass_offset(self.direction)
+        hands = tuple((self.hands[seat] & ~self.passes[seat]) | self.passes[(seat - offset) % n]
+                      for seat in range(n))
+        return self._replace(hands=hands, passing=False)
+
+    def _begin_play(self) -> RoundState:
+        """LEAD-OPEN: the holder of the lowest club in play leads the first trick."""
+        opening = 1 << self.rules.lowest_club.index
+        leader = next(seat for seat, hand in enumerate(self.hands) if hand & opening)
+        return self._replace(leader=leader, to_play=leader,
+                             legal=legal_plays(self.hands[leader], self.context, self.rules))
+
+    # Playing ------------------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """The legal plays of the seat to move, as a mask (empty when not in the play phase)."""
+        return self.legal
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to move may play."""
+        return CardSet.from_mask(self.legal)
+
+    def check_play(self, card: Card) -> None:
+        """Raise :class:`IllegalPlayError`, with the rule ID and the reason, unless ``card`` may be played."""
+        if self.to_play < 0:
+            raise IllegalPlayError("TRICK-ORDER", f"no card can be played in the {self.phase} phase")
+        if not self.legal:
+            self._raise_deadlock()
+        rule = rejecting_rule(self.hands[self.to_play], self.context, self.rules, 1 << card.index)
+        if rule is not None:
+            raise IllegalPlayError(rule, self._explain(rule, self.to_play, card, self.context))
+
+    def is_legal(self, card: Card) -> bool:
+        """Whether the seat to move may play ``card``."""
+        return bool(self.legal >> card.index & 1)
+
+    def play(self, card: Card) -> RoundState:
+        """Return the state after the seat to move plays ``card``; checks it first."""
+        card = card.index
+        if not self.legal >> card & 1:
+            self.check_play(CARDS[card])
+        # From here on the play is legal: the hot path of every game, kept lean.
+        rules = self.rules
+        n = rules.players
+        seat = self.to_play
+        hands = self.hands[:seat] + (self.hands[seat] ^ (1 << card),) + self.hands[seat + 1:]
+        ctx = self.context
+        broken = ctx.hearts_broken or breaks_hearts(card, ctx, rules)
+        trick = self.trick + (card,)
+        if len(trick) < n:   # TRICK-ORDER: the next seat clockwise plays
+            seat = (seat + 1) % n
+            ctx = _FOLLOWING[trick[0] // 13][ctx.first_trick][broken]
+            return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, self.taken, trick,
+                                     self.leader, self.tricks, False, seat, ctx,
+                                     legal_plays(hands[seat], ctx, rules)))
+        winner = trick_winner(trick, self.leader, n)
+        won = 0
+        for c in trick:
+            won |= 1 << c
+        taken = self.taken[:winner] + (self.taken[winner] | won,) + self.taken[winner + 1:]
+        tricks = self.tricks + (Trick(self.leader, trick, winner),)
+        ctx = _LEADING[broken]
+        if len(tricks) == rules.hand_size:
+            return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, taken, (),
+                                     winner, tricks, False, -1, ctx, 0))
+        # LEAD-WINNER: the winner leads the next trick.
+        return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, taken, (),
+                                 winner, tricks, False, winner, ctx, legal_plays(hands[winner], ctx, rules)))
+
+    def score(self) -> RoundScore:
+        """SCORE-POINTS, SCORE-MOON, SCORE-JACK, SCORE-NO-TRICKS: the score of a finished round."""
+        if self.phase != "done":
+            raise HeartsError(f"SCORE-POINTS: the round is not over ({len(self.tricks)} of "
+                              f"{self.rules.hand_size} tricks played)")
+        return round_scores(self.taken, self.rules)
+
+    def _explain(self, rule: str, seat: int, card: Card, ctx: Context) -> str:
+        hand = self.hand(seat)
+        trick = " ".join(c.glyph for c in self.current_trick()) or "(empty)"
+        legal = self.legal_plays().glyphs() or "(none)"
+        where = f"seat {seat}, trick {len(self.tricks) + 1}, trick so far {trick}; legal: {legal}"
+        reasons = {
+            "TRICK-ORDER": f"seat {seat} does not hold {card.glyph}",
+            "LEAD-OPEN": f"the first trick must be opened with {self.rules.lowest_club.glyph}"
+                         + (" or another club" if self.rules.can_lead_any_club else "") + f", got {card.glyph}",
+            "LEAD-HEARTS": f"hearts are not broken and the hand ({hand.glyphs()}) holds other cards, "
+                           f"got {card.glyph}",
+            "FOLLOW-SUIT": f"must follow {'♣♦♠♥'[ctx.led_suit or 0]} "
+                           f"(hand holds {hand.suit(ctx.led_suit or 0).glyphs()}), got {card.glyph}",
+            "FIRST-NO-POINTS": f"no point card on the first trick while the hand ({hand.glyphs()}) "
+                               f"holds other cards, got {card.glyph}",
+            "FOLLOW-VOID": f"no heart may be discarded before hearts are broken, got {card.glyph}",
+        }
+        return f"{reasons[rule]} ({where})"
+
+    def _raise_deadlock(self) -> None:
+        ctx = self.context
+        rule = "FIRST-NO-POINTS" if ctx.first_trick and not ctx.leading else (
+            "FOLLOW-VOID" if not ctx.leading else "LEAD-HEARTS")
+        raise DeadlockError(rule, f"seat {self.to_move} has no legal play: hand {self.hand(self.to_move).glyphs()}, "
+                                  f"trick so far {' '.join(c.glyph for c in self.current_trick())}; "
+                                  "these rules can deadlock")
+
+
+# The few contexts a play can have, built once: following (by suit led, first trick, broken) and leading.
+_FOLLOWING = tuple(tuple(tuple(Context(False, suit, first, broken) for broken in (False, True))
+                         for first in (False, True)) for suit in range(4))
+_LEADING = (Context(True, None, False, False), Context(True, None, False, True))
+_new = tuple.__new__
+
+
+def trick_winner(trick: tuple[int, ...], leader: int, players: int) -> int:
+    """TRICK-WINNER: the seat that played the highest card of the suit led."""
+    led = SUIT_MASKS[trick[0] // 13]
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    best = highest(mask & led)
+    return (leader + trick.index(best)) % players

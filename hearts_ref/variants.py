@@ -1,0 +1,266 @@
+"""The variant registry, the presets, and the frozen :class:`Rules` value.
+
+Every parameter hearts-ref can vary is declared once in :data:`PARAMETERS` with its
+allowed values, its default (seed 000's "Reglene vi bruker"), the rule IDs it changes
+and its source. Names follow OpenSpiel's Hearts parameters where they mean the same.
+``spec/variants.json`` is generated from this module (``hearts-ref rules --registry``).
+
+>>> rules = Rules.preset("seed000", jd_bonus=True)
+>>> rules.jd_bonus, rules.players, rules.points_per_round
+(True, 4, 16)
+>>> Rules.preset("seed000", moon="double")
+Traceback (most recent call last):
+hearts_ref.errors.RulesError: moon: 'double' is not allowed; choose one of 'add', 'subtract', 'off'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from hearts_ref.cards import CARDS, Card, Rank, Suit
+from hearts_ref.errors import RulesError
+
+__all__ = ["Parameter", "PARAMETERS", "PRESETS", "EXPECTED_UNSOUND", "Rules", "DEFAULT_PRESET",
+           "REMOVED_CARDS", "PASS_DIRECTIONS", "parse_setting"]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One variant parameter: its allowed values, default, the rules it changes, its source."""
+
+    name: str
+    values: tuple[Any, ...] | type
+    default: Any
+    rules: tuple[str, ...]
+    source: str
+    doc: str
+    minimum: int | None = None
+
+    def allows(self, value: Any) -> bool:
+        if self.values is int:
+            return (isinstance(value, int) and not isinstance(value, bool)
+                    and value >= (self.minimum or 0))
+        if self.values is bool:
+            return isinstance(value, bool)
+        return value in self.values
+
+    def describe_allowed(self) -> str:
+        if self.values is int:
+            return f"a whole number >= {self.minimum or 0}"
+        if self.values is bool:
+            return "true or false"
+        return "one of " + ", ".join(repr(v) for v in self.values)
+
+
+PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("players", (3, 4, 5, 6), 4, ("PLAYERS-COUNT", "DECK-REMOVED"),
+              "000 and 001: four; 002 and 003: 3 to 6",
+              "Number of players; with 3, 5 or 6 the cards in DECK-REMOVED leave the deck."),
+    Parameter("pass_cards", bool, True, ("PASS-CYCLE",), "all sources pass; OpenSpiel `pass_cards`",
+              "Whether three cards are passed before each round (except the no-pass rounds)."),
+    Parameter("pass_cycle", ("left-right-across-none", "left-right-none"), "left-right-across-none",
+              ("PASS-CYCLE",), "000, 001, 002: left, right, across, none; 003: left, right, none",
+              "The repeating cycle of pass directions; across needs an even number of players."),
+    Parameter("first_trick_points", ("exception", "forbidden", "allowed"), "exception",
+              ("FIRST-NO-POINTS", "FIRST-EXCEPTION"),
+              "000, 004: forbidden unless only point cards; 001, 003: forbidden (no exception); "
+              "OpenSpiel `no_pts_on_first_trick`",
+              "Whether point cards may be played on the first trick."),
+    Parameter("can_lead_any_club", bool, False, ("LEAD-OPEN",), "OpenSpiel `can_lead_any_club`",
+              "The holder of the lowest club may open with any club."),
+    Parameter("hearts_broken_by", ("discard", "any-heart", "lead"), "discard", ("BREAK-DISCARD",),
+              "000, 001, 002: a heart discarded; 004: any heart played; 003 literal: a heart led",
+              "Which play breaks hearts."),
+    Parameter("qs_breaks_hearts", bool, False, ("BREAK-QUEEN",),
+              "000: does not (variant table: may); OpenSpiel `qs_breaks_hearts` (default true)",
+              "Whether playing the queen of spades breaks hearts."),
+    Parameter("must_break_hearts", bool, True, ("LEAD-HEARTS",), "all sources; OpenSpiel `must_break_hearts`",
+              "Whether hearts must be broken before they may be led."),
+    Parameter("hearts_restriction", ("lead", "discard"), "lead", ("LEAD-HEARTS", "FOLLOW-VOID"),
+              "000, 001, 002, 004: no heart led until broken; 003 literal: no heart discarded until led",
+              "What unbroken hearts forbid: leading a heart, or (003's literal text) discarding one."),
+    Parameter("can_lead_hearts_instead_of_qs", bool, False, ("LEAD-HEARTS",),
+              "000 FAQ: must lead the queen; OpenSpiel `can_lead_hearts_instead_of_qs`",
+              "A leader holding only hearts and the queen of spades may lead a heart."),
+    Parameter("moon", ("add", "subtract", "off"), "add", ("SCORE-MOON",),
+              "000, 001, 002, 003, 004: 26 to each opponent; 000 table and 004: or -26 to the shooter",
+              "Shooting the moon: 26 to every other player, 26 off the shooter, or no moon."),
+    Parameter("jd_bonus", bool, False, ("SCORE-JACK", "SCORE-POINTS"), "000 table (Omnibus); OpenSpiel `jd_bonus`",
+              "The jack of diamonds scores -10 to the player who takes it."),
+    Parameter("avoid_all_tricks_bonus", bool, False, ("SCORE-NO-TRICKS",), "OpenSpiel `avoid_all_tricks_bonus`",
+              "A player who takes no trick scores -5 (not in a round with a moon)."),
+    Parameter("end_threshold", int, 100, ("END-THRESHOLD",), "000, 001, 002, 004: 100; 000 table: 50; 003: may be agreed",
+              "The total that ends the game.", minimum=1),
+    Parameter("end_comparison", (">=", ">"), ">=", ("END-THRESHOLD",), "000, 002, 003, 004: reaches; 001: more than",
+              "Whether a total equal to the threshold ends the game."),
+    Parameter("max_rounds", int, 0, ("END-THRESHOLD",), "OpenSpiel plays one round",
+              "Stop after this many rounds (0: no limit).", minimum=0),
+    Parameter("ties", ("shared", "play-on"), "shared", ("WIN-TIE",), "000, 001: shared; 000 table: play on",
+              "Players tied for the lowest total share the win, or rounds go on until one alone is lowest."),
+)
+
+_BY_NAME = {p.name: p for p in PARAMETERS}
+
+# DECK-REMOVED: cards taken out so that the deck divides evenly (002 for 3 and 5; 6 is hearts-ref's).
+REMOVED_CARDS: dict[int, tuple[str, ...]] = {3: ("2C",), 4: (), 5: ("2C", "2D"), 6: ("2C", "2D", "3C", "3D")}
+
+# PASS-CYCLE: a direction is an offset in seats, clockwise.
+PASS_DIRECTIONS = ("left", "right", "across", "none")
+
+DEFAULT_PRESET = "seed000"
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed000": {},
+    "seed001": {"first_trick_points": "forbidden", "end_comparison": ">"},
+    "seed002": {},
+    "seed003": {"pass_cycle": "left-right-none", "first_trick_points": "forbidden",
+                "hearts_broken_by": "lead", "hearts_restriction": "discard"},
+    "seed004": {"hearts_broken_by": "any-heart"},
+    "openspiel": {"hearts_broken_by": "any-heart", "qs_breaks_hearts": True, "max_rounds": 1},
+}
+# Presets whose literal rules can deadlock: the proofs must refute them (a changed outcome fails).
+EXPECTED_UNSOUND = {"seed001": "FIRST-NO-POINTS", "seed003": "FOLLOW-VOID"}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One complete, validated set of variant values. Build it with :meth:`preset`."""
+
+    players: int = 4
+    pass_cards: bool = True
+    pass_cycle: str = "left-right-across-none"
+    first_trick_points: str = "exception"
+    can_lead_any_club: bool = False
+    hearts_broken_by: str = "discard"
+    qs_breaks_hearts: bool = False
+    must_break_hearts: bool = True
+    hearts_restriction: str = "lead"
+    can_lead_hearts_instead_of_qs: bool = False
+    moon: str = "add"
+    jd_bonus: bool = False
+    avoid_all_tricks_bonus: bool = False
+    end_threshold: int = 100
+    end_comparison: str = ">="
+    max_rounds: int = 0
+    ties: str = "shared"
+
+    def __post_init__(self) -> None:
+        for parameter in PARAMETERS:
+            value = getattr(self, parameter.name)
+            if not parameter.allows(value):
+                raise RulesError(f"{parameter.name}: {value!r} is not allowed; "
+                                 f"choose {parameter.describe_allowed()}", field=parameter.name)
+        if self.pass_cards and "across" in self.pass_cycle and self.players % 2:
+            raise RulesError(f"pass_cycle: 'left-right-across-none' needs an even number of players "
+                             f"(players={self.players}); choose 'left-right-none'", field="pass_cycle")
+        if self.hearts_restriction == "discard" and self.hearts_broken_by == "discard":
+            raise RulesError("hearts_restriction: 'discard' with hearts_broken_by='discard' means hearts "
+                             "can never break; choose hearts_broken_by 'lead' or 'any-heart'",
+                             field="hearts_restriction")
+
+    @classmethod
+    def preset(cls, name: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
+        """Return the rules of preset ``name`` with ``overrides`` applied (names from :data:`PARAMETERS`)."""
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}", field="preset")
+        for key in overrides:
+            if key not in _BY_NAME:
+                raise RulesError(f"unknown variant parameter {key!r}; known: {', '.join(_BY_NAME)}", field=key)
+        return cls(**(PRESETS[name] | overrides))
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> Rules:
+        """Return the rules described by ``values``: the default preset with these values applied."""
+        if not isinstance(values, dict):
+            raise RulesError(f"rules must be an object of variant values, got {type(values).__name__}")
+        values = dict(values)
+        preset = values.pop("preset", DEFAULT_PRESET)
+        return cls.preset(preset, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return every variant value by name (the form records and vectors store)."""
+        return dataclasses.asdict(self)
+
+    def changes(self) -> dict[str, Any]:
+        """Return the values that differ from the default preset."""
+        default = Rules()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+    # Derived facts -----------------------------------------------------------------
+
+    @cached_property
+    def removed_cards(self) -> tuple[Card, ...]:
+        """DECK-REMOVED: the cards taken out of the deck for this number of players."""
+        return tuple(Card.parse(text) for text in REMOVED_CARDS[self.players])
+
+    @cached_property
+    def deck_mask(self) -> int:
+        """DECK-CARDS, DECK-REMOVED: the cards in play, as a mask."""
+        mask = (1 << 52) - 1
+        for card in self.removed_cards:
+            mask &= ~(1 << card.index)
+        return mask
+
+    @cached_property
+    def hand_size(self) -> int:
+        """DEAL-HANDS: cards per hand, which is also the number of tricks in a round."""
+        return self.deck_mask.bit_count() // self.players
+
+    @cached_property
+    def lowest_club(self) -> Card:
+        """LEAD-OPEN: the lowest club in play, which opens the first trick."""
+        for rank in Rank:
+            card = CARDS[Suit.CLUBS * 13 + rank]
+            if self.deck_mask >> card.index & 1:
+                return card
+        raise AssertionError("every deck holds clubs")
+
+    @cached_property
+    def points_per_round(self) -> int:
+        """SCORE-POINTS, SCORE-JACK: the sum of the raw points of one round (26, or 16 with the J♦)."""
+        return 26 - (10 if self.jd_bonus else 0)
+
+    def pass_direction(self, round_number: int) -> str:
+        """PASS-CYCLE: the pass direction of round ``round_number`` (1-based)."""
+        if not self.pass_cards:
+            return "none"
+        cycle = ("left", "right", "across", "none") if self.pass_cycle == "left-right-across-none" \
+            else ("left", "right", "none")
+        return cycle[(round_number - 1) % len(cycle)]
+
+    def pass_offset(self, direction: str) -> int:
+        """PASS-CYCLE: how many seats clockwise the cards go in ``direction``."""
+        if direction not in PASS_DIRECTIONS:
+            raise RulesError(f"pass direction {direction!r}; choose one of {', '.join(PASS_DIRECTIONS)}")
+        if direction == "across" and self.players % 2:
+            raise RulesError(f"pass direction 'across' needs an even number of players, not {self.players}")
+        return {"left": 1, "right": self.players - 1, "across": self.players // 2, "none": 0}[direction]
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """Return ``(name, value)`` from a ``name=value`` command-line setting, typed per the registry.
+
+    >>> parse_setting("jd_bonus=true"), parse_setting("end_threshold=50")
+    (('jd_bonus', True), ('end_threshold', 50))
+    """
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep:
+        raise RulesError(f"setting {text!r} is not of the form name=value")
+    parameter = _BY_NAME.get(name)
+    if parameter is None:
+        raise RulesError(f"unknown variant parameter {name!r}; known: {', '.join(_BY_NAME)}", field=name)
+    raw = raw.strip()
+    if parameter.values is bool or isinstance(parameter.default, bool):
+        lowered = raw.lower()
+        if lowered not in ("true", "false", "1", "0", "yes", "no"):
+            raise RulesError(f"{name}: {raw!r} is not true or false", field=name)
+        return name, lowered in ("true", "1", "yes")
+    if parameter.values is int or all(isinstance(v, int) for v in parameter.values):
+        try:
+            return name, int(raw)
+        except ValueError:
+            raise RulesError(f"{name}: {raw!r} is not a whole number", field=name) from None
+    return name, raw

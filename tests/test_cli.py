@@ -1,0 +1,66 @@
+"""The command line: `hearts-ref play` and `hearts-ref rules`, run as real subprocesses."""
+
+import json
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+
+from tests.test_variants import ROOT
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hearts_ref", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_play_transcript_shows_tricks_scores_and_winners():
+    result = run("play", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Round 1: dealer seat 0, pass left" in out and "2♣" in out
+    assert "trick 13:" in out and "totals" in out and "Game over after" in out
+    assert "Traceback" not in out + result.stderr
+
+
+def test_play_same_seed_same_game_and_json_record_matches_schema():
+    first, second = run("play", "--seed", "9", "--json"), run("play", "--seed", "9", "--json")
+    assert first.stdout == second.stdout
+    record = json.loads(first.stdout)
+    schema = json.loads((ROOT / "spec" / "record.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(record, schema)
+    assert record["rounds"][0]["tricks"][0]["cards"][0] == "2C"
+    assert sum(sum(r["points"]) for r in record["rounds"]) == 26 * len(record["rounds"])
+    assert max(record["totals"]) >= 100 and record["winners"]
+
+
+def test_play_preset_and_settings_change_the_rules():
+    record = json.loads(run("play", "--preset", "seed004", "--set", "jd_bonus=true", "--set",
+                            "end_threshold=30", "--json").stdout)
+    assert record["rules"]["hearts_broken_by"] == "any-heart" and record["rules"]["jd_bonus"] is True
+    assert all(sum(r["points"]) == 16 for r in record["rounds"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "--set", "moon=double"], "moon: 'double' is not allowed"),
+    (["play", "--set", "players=3"], "pass_cycle"),
+    (["play", "--set", "nonsense"], "not of the form name=value"),
+    (["play", "--preset", "nosuch"], "invalid choice"),
+    (["play", "--seed", "x"], "invalid int value"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_invalid_arguments_one_line_exit_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 2
+
+
+def test_rules_lists_every_spec_rule():
+    result = run("rules", "--json")
+    rules = json.loads(result.stdout)
+    ids = [r["id"] for r in rules]
+    assert "LEAD-OPEN" in ids and "SCORE-MOON" in ids and len(ids) == len(set(ids)) >= 27
+    table = run("rules").stdout
+    assert table.splitlines()[0].split()[0] == ids[0]
