@@ -86,14 +86,18 @@ class Game(NamedTuple):
         """WIN-LOWEST: the winners of a finished game (empty while it goes on)."""
         return winners(self.totals) if self.over else ()
 
-    def deal_round(self, hands: tuple[CardSet, ...]) -> Game:
-        """Return the game with the next round started from these ``hands`` (PASS-CYCLE sets the direction)."""
+    def deal_round(self, hands: tuple[CardSet, ...], *, direction: str | None = None) -> Game:
+        """Return the game with the next round started from these ``hands``.
+
+        PASS-CYCLE sets the pass direction unless ``direction`` is given (an engine that
+        draws it by chance, as OpenSpiel does, is judged with the direction it drew).
+        """
         if self.over:
             raise HeartsError("END-THRESHOLD: the game is over; no more rounds are dealt")
         if self.round is not None:
             raise HeartsError(f"DEAL-HANDS: round {self.round_number} is still being played")
         number = len(self.results) + 1
-        state = start_round(self.rules, hands, direction=self.rules.pass_direction(number))
+        state = start_round(self.rules, hands, direction=direction or self.rules.pass_direction(number))
         return self._replace(round=state)
 
     def choose_pass(self, seat: int, cards: CardSet) -> Game:

@@ -1,0 +1,189 @@
+"""The engine interface: what an engine offers so that hearts-ref can judge it, and the reference engine.
+
+An engine is a stateful object with a few methods (:class:`Engine`). The conformance
+runner drives it and the reference side by side and compares :class:`Observation` s.
+Engines in other languages speak the same methods over the JSON-lines stdio protocol
+(``spec/protocol/``); the adapters turn them into this interface.
+
+>>> from hearts_ref import CardSet, Rules, complete_deal
+>>> engine = ReferenceEngine()
+>>> engine.new_game(Rules())
+>>> engine.start_round(complete_deal(Rules(), {}), "none")
+>>> str(engine.legal_plays()), engine.observe().to_move
+('2C', 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from hearts_ref.cards import Card
+from hearts_ref.cardset import CardSet
+from hearts_ref.errors import HeartsError, IllegalPlayError
+from hearts_ref.game import Game
+from hearts_ref.variants import PARAMETERS, Rules
+
+__all__ = ["Capabilities", "Observation", "Engine", "EngineRejection", "ReferenceEngine", "observe_game"]
+
+
+class EngineRejection(HeartsError):
+    """An engine refused a pass or a play; ``reason`` is its own words, ``rule_id`` its rule if it names one."""
+
+    def __init__(self, reason: str, rule_id: str | None = None):
+        super().__init__(f"{rule_id + ': ' if rule_id else ''}{reason}")
+        self.reason = reason
+        self.rule_id = rule_id
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do. The runner skips, with the reason, what an engine declares it cannot.
+
+    ``unsupported`` maps a variant parameter to the values the engine cannot play
+    (``{"players": [3, 5, 6]}``); ``known_deviations`` lists case or rule IDs the engine
+    expects to fail (reported as expected-fail, and an unexpected pass is reported too).
+    """
+
+    multi_round: bool = True
+    passing: bool = True
+    unsupported: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    known_deviations: tuple[str, ...] = ()
+
+    def cannot_play(self, rules: Rules) -> str | None:
+        """Return why the engine cannot play ``rules`` (a sentence), or None when it can."""
+        for name, values in self.unsupported.items():
+            if getattr(rules, name) in values:
+                return f"engine does not support {name}={getattr(rules, name)!r}"
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"multi_round": self.multi_round, "passing": self.passing,
+                "unsupported": {k: list(v) for k, v in self.unsupported.items()},
+                "known_deviations": list(self.known_deviations)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Capabilities:
+        known = {p.name for p in PARAMETERS}
+        unsupported = {k: tuple(v) for k, v in (data.get("unsupported") or {}).items() if k in known}
+        return cls(bool(data.get("multi_round", True)), bool(data.get("passing", True)), unsupported,
+                   tuple(data.get("known_deviations") or ()))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything a player could see, plus the score sheet: what the runner compares at every step."""
+
+    phase: str                          # "pass", "play", "round-over" or "game-over"
+    to_move: int | None
+    trick: tuple[str, ...]              # the current trick's cards in play order ("2C", …)
+    hearts_broken: bool
+    points_taken: tuple[int, ...]       # raw points taken so far this round (SCORE-POINTS)
+    round_scores: tuple[int, ...] | None   # the last finished round's scores (SCORE-MOON …)
+    totals: tuple[int, ...]             # running totals (SCORE-TOTAL)
+    game_over: bool                     # END-THRESHOLD
+    winners: tuple[int, ...]            # WIN-LOWEST, WIN-TIE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"phase": self.phase, "to_move": self.to_move, "trick": list(self.trick),
+                "hearts_broken": self.hearts_broken, "points_taken": list(self.points_taken),
+                "round_scores": None if self.round_scores is None else list(self.round_scores),
+                "totals": list(self.totals), "game_over": self.game_over, "winners": list(self.winners)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        scores = data.get("round_scores")
+        return cls(str(data["phase"]), data.get("to_move"), tuple(data.get("trick") or ()),
+                   bool(data["hearts_broken"]), tuple(data["points_taken"]),
+                   None if scores is None else tuple(scores), tuple(data["totals"]),
+                   bool(data["game_over"]), tuple(data.get("winners") or ()))
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """The in-process engine interface. Methods raise :class:`EngineRejection` to refuse a move."""
+
+    name: str
+    version: str
+
+    def capabilities(self) -> Capabilities: ...
+
+    def new_game(self, rules: Rules) -> None:
+        """Forget everything and get ready for a game under ``rules`` (totals at zero)."""
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        """Start the next round with these hands (seat order) and pass direction."""
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        """``seat`` chooses these three cards to pass."""
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to move may play now (empty outside the play phase)."""
+
+    def play(self, card: Card) -> None:
+        """The seat to move plays ``card``."""
+
+    def observe(self) -> Observation:
+        """The observable state now."""
+
+
+def observe_game(game: Game) -> Observation:
+    """Return the :class:`Observation` of a reference :class:`~hearts_ref.game.Game`."""
+    last = game.results[-1].score.scores if game.results else None
+    state = game.round
+    if state is None:
+        n = game.rules.players
+        return Observation("game-over" if game.over else "round-over", None, (), False,
+                           game.results[-1].score.points if game.results else (0,) * n,
+                           last, game.totals, game.over, game.winners)
+    return Observation(state.phase, state.to_move, tuple(str(c) for c in state.current_trick()),
+                       state.hearts_broken, state.points_taken(), last, game.totals, False, ())
+
+
+class ReferenceEngine:
+    """hearts-ref's own engine behind the :class:`Engine` interface."""
+
+    name = "hearts-ref"
+    version = "0.1.0"
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities()
+
+    def new_game(self, rules: Rules) -> None:
+        self.game = Game.new(rules)
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise EngineRejection("no game: call new_game first")
+        return self.game
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        try:
+            self.game = self._game().deal_round(tuple(hands), direction=direction)
+        except HeartsError as error:
+            raise EngineRejection(str(error), getattr(error, "rule_id", None)) from None
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        try:
+            self.game = self._game().choose_pass(seat, cards)
+        except IllegalPlayError as error:
+            raise EngineRejection(str(error), error.rule_id) from None
+
+    def legal_plays(self) -> CardSet:
+        game = self._game()
+        return game.round.legal_plays() if game.round is not None else CardSet()
+
+    def play(self, card: Card) -> None:
+        try:
+            self.game = self._game().play(card)
+        except IllegalPlayError as error:
+            raise EngineRejection(str(error), error.rule_id) from None
+        except HeartsError as error:
+            raise EngineRejection(str(error), getattr(error, "rule_id", None)) from None
+
+    def observe(self) -> Observation:
+        return observe_game(self._game())
