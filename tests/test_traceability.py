@@ -82,3 +82,16 @@ def test_the_checker_itself_catches_an_unknown_id(tmp_path):
     tokens = set(CITATION.findall(bogus.read_text(encoding="utf-8")))
     assert tokens == {"LEAD-HEART", "FOLLOW-SUIT"}
     assert "LEAD-HEART" not in RULES
+
+
+QUOTE = re.compile(r"`(\d{3}_[0-9a-f]{16}\.txt)` \([A-Za-z]+\): «(.+?)»")
+
+
+def test_every_source_quote_is_verbatim_in_its_source():
+    """The spec quotes the five sources word for word; a quote that drifts from spec/sources/ fails."""
+    sources = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "spec" / "sources").glob("*.txt")}
+    quotes = [(m.group(1), m.group(2)) for p in (ROOT / "spec").rglob("*.md")
+              for m in QUOTE.finditer(p.read_text(encoding="utf-8"))]
+    assert len(quotes) > 100
+    missing = [(name, q) for name, q in quotes if name not in sources or q not in sources[name]]
+    assert not missing, missing[:5]
