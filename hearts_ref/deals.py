@@ -35,9 +35,12 @@ def deal(rules: Rules, *, seed: int | str | None = None, rng: random.Random | No
     cards = list(_DECK_INDICES[rules.players])
     rng.shuffle(cards)
     n = rules.players
-    hands = [0] * n
-    for k, card in enumerate(cards):
-        hands[(dealer + 1 + k) % n] |= 1 << card
+    hands = []
+    for seat in range(n):   # the k-th card dealt goes to seat dealer + 1 + k, clockwise
+        mask = 0
+        for card in cards[(seat - dealer - 1) % n::n]:
+            mask |= 1 << card
+        hands.append(mask)
     return tuple(CardSet.from_mask(h) for h in hands)
 
 

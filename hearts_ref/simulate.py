@@ -29,7 +29,7 @@ PassPolicy = Callable[[RoundState, int, random.Random], CardSet]
 def random_card(state: RoundState, rng: random.Random) -> Card:
     """Return a legal play of the seat to move, each equally likely."""
     legal = state.legal
-    for _ in range(rng.randrange(legal.bit_count())):
+    for _ in range(int(rng.random() * legal.bit_count())):
         legal &= legal - 1   # drop the lowest card
     return CARDS[(legal & -legal).bit_length() - 1]
 

@@ -162,3 +162,19 @@ def test_deadlock_error_names_rule_under_unsound_variant():
     with pytest.raises(DeadlockError) as error:
         state.play(Card.parse("QS"))
     assert error.value.rule_id == "FIRST-NO-POINTS"
+
+
+def test_trick_winner_worked_example_seed004(worked_examples):
+    """Seed 004: a trick after the first, ♣8 ♣Q ♣3 ♥5: one point to the ♣Q player, hearts broken."""
+    example = worked_examples["tricks"][1]
+    rules = Rules()
+    # Seat 0 wins the first trick with the ♣A, then leads the example's ♣8; seat 3 is void in clubs.
+    hands = complete_deal(rules, {0: "AC 8C", 1: "2C QC", 2: "3C 4C", 3: "5C 5H 2S 3S 4S 5S 6S 7S 8S 9S 10S JS KS"})
+    state = start_round(rules, hands)
+    for card in ["2C", "4C", "5C", "AC"]:
+        state = state.play(Card.parse(card))
+    assert state.to_move == 0
+    for card in example["cards"]:
+        state = state.play(Card.parse(card))
+    assert state.tricks[-1].winner == example["winner"] == 1
+    assert state.points_taken()[1] == example["points"] == 1 and state.hearts_broken
