@@ -131,12 +131,13 @@ def not_yet(what: str, how: str) -> str:
 
 def read_json(path: Path) -> tuple[Any, str | None]:
     """Return the JSON in ``path`` and None, or None and why it could not be read."""
+    name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
     if not path.is_file():
-        return None, f"`{path.relative_to(ROOT)}` does not exist"
+        return None, f"`{name}` does not exist"
     try:
         return json.loads(path.read_text(encoding="utf-8")), None
     except (OSError, ValueError) as error:
-        return None, f"`{path.relative_to(ROOT)}` is not valid JSON ({error})"
+        return None, f"`{name}` is not valid JSON ({error})"
 
 
 def records(data: Any, *, having: tuple[str, ...]) -> Iterator[dict[str, Any]]:

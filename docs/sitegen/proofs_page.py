@@ -24,7 +24,7 @@ from typing import Any
 from hearts_ref.spec import RULE_ID
 from hearts_ref.variants import EXPECTED_UNSOUND
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
-from sitegen.rules_pages import rule_pages
+from sitegen.rules_pages import rule_pages, spec_text
 
 __all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "draw", "invariant_anchor"]
 
@@ -163,6 +163,7 @@ def proofs_page() -> str:
            "hands: a legal move always exists, the first trick cannot deadlock under FIRST-EXCEPTION, the "
            "holder of the lowest club opens, and each round's points add up. Presets that follow a source "
            "literally and can deadlock are *refuted*: the proof returns a concrete counterexample, drawn below.\n"]
+    out[1] = spec_text(out[1], page)
     if data is None:
         out.append(not_yet(f"No recorded run of the proofs: {missing}.",
                            "Run `python docs/build.py` (it runs `hearts-ref prove --all --json` when the command "
