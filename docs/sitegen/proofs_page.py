@@ -11,6 +11,8 @@ around it, so a flat list of results and a list of invariants each with its resu
 ...         "results": [{"preset": "seed000", "status": "proved", "seconds": 0.25}]}]}
 >>> [(r["invariant"], r["preset"], r["status"], r["rules"]) for r in proof_results(data)]
 [('POINTS-SUM', 'seed000', 'proved', ['SCORE-POINTS'])]
+>>> [(r["preset"], r["status"]) for r in proof_results({"id": "POINTS-SUM", "seed001": {"result": "Refuted"}})]
+[('seed001', 'refuted')]
 >>> "hr-card" in draw({"hands": [["QS", "2H"], "3C 4C"]})
 True
 """
@@ -22,7 +24,7 @@ import re
 from typing import Any
 
 from hearts_ref.spec import RULE_ID
-from hearts_ref.variants import EXPECTED_UNSOUND
+from hearts_ref.variants import EXPECTED_UNSOUND, PRESETS
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
 from sitegen.rules_pages import rule_pages, spec_text
 
@@ -86,7 +88,8 @@ def proof_results(data: Any, ctx: dict[str, Any] | None = None) -> list[dict[str
                           "counterexample": next((data[k] for k in WITNESS_KEYS if data.get(k)), None)})
         for key, value in data.items():
             if isinstance(value, (list, dict)) and key not in WITNESS_KEYS:
-                found.extend(proof_results(value, here))
+                # {"seed000": {"status": …}}: a preset's name as the key names the preset.
+                found.extend(proof_results(value, {**here, "preset": key} if key in PRESETS else here))
     return found
 
 

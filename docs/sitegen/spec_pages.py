@@ -46,7 +46,7 @@ def variants_page() -> str:
     """Return the variant registry page: every parameter, every preset, and a preset × parameter table."""
     page = "variants.md"
     data = registry()
-    out = ["# Variant registry\n",
+    out = ["---\nhide:\n  - toc\n---\n", "# Variant registry\n",
            "Every rule that the sources disagree on, or that other engines vary, is a named parameter. "
            "A set of rules is the defaults (seed 000) with some parameters changed; a *preset* names such a set. "
            "Choose them on the command line with `--preset NAME` and `--set name=value`, or in Python with "
