@@ -1,0 +1,48 @@
+"""mkdocs hooks: generate the pages of the site from spec/, the source and the recorded runs at build time.
+
+``mkdocs build`` alone regenerates every page; nothing generated is written into docs/.
+The generators are in ``docs/sitegen/``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+HERE = Path(__file__).resolve().parent
+for path in (HERE, HERE.parent):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+from sitegen.pages import generated_pages, nav_additions  # noqa: E402
+
+
+def on_config(config):
+    """Add the chapter pages and the API pages to their sections of the navigation."""
+    additions = nav_additions()
+    for entry in config.nav or []:
+        if isinstance(entry, dict):
+            for title, children in entry.items():
+                if title in additions and isinstance(children, list):
+                    children.extend(additions[title])
+    return config
+
+
+def on_files(files, config):
+    """Add every generated page; a page of the same name in docs/ would be stale, so it is replaced."""
+    for path, content in generated_pages().items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Fill the include markers of hand-written pages (README sections, the tour); link their rule IDs."""
+    from sitegen.includes import fill
+    if page.file.generated_by:
+        return markdown
+    return fill(markdown, page.file.src_uri)

@@ -1,0 +1,159 @@
+"""The conformance reference pages: the stdio protocol and the vector and perft formats, with every vector case.
+
+They include ``spec/protocol/README.md`` and ``spec/vectors.md`` when present, and list
+the cases of ``spec/vectors/*.json`` and the files of ``spec/perft/``; before those
+exist, the pages say so.
+
+>>> print(include_markdown("# Title\\n\\nSee [the vectors](../vectors.md) and FOLLOW-SUIT.\\n\\n```\\nFOLLOW-SUIT\\n```",
+...                        "conformance/protocol.md", "spec/protocol/README.md"))
+## Title
+<BLANKLINE>
+See [the vectors](vectors.md) and [FOLLOW-SUIT](../rules/04-following.md#FOLLOW-SUIT).
+<BLANKLINE>
+```
+FOLLOW-SUIT
+```
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from sitegen.common import (ROOT, SPEC, escape_cell, first, not_yet, outside_fences, read_json, records, relative,
+                            rule_ids_of, rule_link, slug)
+from sitegen.rules_pages import rule_pages, spec_text
+
+__all__ = ["include_markdown", "protocol_page", "vectors_page", "vector_cases", "vectors_by_rule"]
+
+PROTOCOL = SPEC / "protocol" / "README.md"
+VECTORS_DOC = SPEC / "vectors.md"
+VECTORS = SPEC / "vectors"
+PERFT = SPEC / "perft"
+# Files of spec/ that the site shows, by their path in the repository.
+ON_SITE = {"spec/vectors.md": "conformance/vectors.md", "spec/protocol/README.md": "conformance/protocol.md",
+           "spec/disagreements.md": "disagreements.md", "spec/variants.json": "variants.md",
+           "spec/README.md": "rules/index.md"}
+_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def _rewrite_links(text: str, page: str, source: str) -> str:
+    """Point links of an included spec file at the site's pages; other repository files become plain text."""
+    def one(match: re.Match[str]) -> str:
+        label, target = match.groups()
+        if re.match(r"^[a-z]+:|^#", target):
+            return match.group(0)
+        path, _, anchor = target.partition("#")
+        repo_path = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
+        if repo_path.startswith("spec/rules/") and repo_path.endswith(".md"):
+            site = "rules/" + posixpath.basename(repo_path)
+        else:
+            site = ON_SITE.get(repo_path)
+        if site is None:
+            return f"{label} (`{repo_path}`)"
+        return f"[{label}]({relative(site + ('#' + anchor if anchor else ''), page)})"
+    return _LINK.sub(one, text)
+
+
+def include_markdown(text: str, page: str, source: str) -> str:
+    """Return a spec Markdown file made part of a page: headings one level down, links and rule IDs fixed, code kept."""
+    def prose(part: str) -> str:
+        part = re.sub(r"^(#+) ", r"#\1 ", part, flags=re.M)
+        return spec_text(_rewrite_links(part, page, source), page)
+    return outside_fences(text, prose)
+
+
+def protocol_page() -> str:
+    """Return the protocol reference: ``spec/protocol/README.md`` when present."""
+    head = "# The stdio protocol\n\n"
+    if not PROTOCOL.is_file():
+        return head + not_yet("The JSON-lines stdio protocol is not specified yet (`spec/protocol/README.md` "
+                              "does not exist).", "Once it lands, this page includes it.")
+    return (head + "*Included from `spec/protocol/README.md`.*\n\n"
+            + include_markdown(PROTOCOL.read_text(encoding="utf-8"), "conformance/protocol.md", "spec/protocol/README.md"))
+
+
+def vector_cases() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    """Return every vector case as (file name, case) and the problems met while reading ``spec/vectors/``."""
+    cases, problems = [], []
+    for path in sorted(VECTORS.glob("*.json")) if VECTORS.is_dir() else []:
+        data, error = read_json(path)
+        if error:
+            problems.append(error)
+            continue
+        found = [c for c in records(data, having=("id",)) if rule_ids_of(c)]
+        if not found and not path.name.endswith("schema.json"):
+            problems.append(f"`spec/vectors/{path.name}` holds no case with an `id` and `rules`")
+        cases += [(path.name, case) for case in found]
+    return cases, problems
+
+
+def case_anchor(case_id: str) -> str:
+    """Return the anchor of a vector case on the vectors page."""
+    return "case-" + slug(case_id)
+
+
+def vectors_by_rule() -> dict[str, list[tuple[str, str]]]:
+    """Return, for each rule ID, the vector cases that exercise it as (text, target); key "" when there are no vectors."""
+    cases, _ = vector_cases()
+    links: dict[str, list[tuple[str, str]]] = {}
+    for _name, case in cases:
+        for rule_id in rule_ids_of(case):
+            links.setdefault(rule_id, []).append((str(case["id"]), f"conformance/vectors.md#{case_anchor(str(case['id']))}"))
+    if not cases:
+        links[""] = [("no conformance vectors yet", "conformance/vectors.md")]
+    return links
+
+
+def _perft_lines() -> list[str]:
+    files = sorted(p for p in PERFT.rglob("*") if p.is_file()) if PERFT.is_dir() else []
+    if not files:
+        return [not_yet("No perft data yet (`spec/perft/` is empty or missing).",
+                        "Once it lands, this page lists its files.")]
+    lines = ["| file | what it holds |\n|---|---|"]
+    for path in files:
+        rel = path.relative_to(ROOT).as_posix()
+        if path.suffix == ".json":
+            data, error = read_json(path)
+            ids = [str(r["id"]) for r in records(data, having=("id",))] if not error else []
+            what = error or (f"{len(ids)} positions: " + ", ".join(f"`{i}`" for i in ids[:12])
+                             + (" …" if len(ids) > 12 else "") if ids else "JSON data")
+        else:
+            what = f"{len(path.read_text(encoding='utf-8', errors='replace').splitlines())} lines"
+        lines.append(f"| `{rel}` | {escape_cell(what)} |")
+    return lines + [""]
+
+
+def vectors_page() -> str:
+    """Return the vectors and perft page: the format (``spec/vectors.md``), every case with its rules, the perft files."""
+    page = "conformance/vectors.md"
+    out = ["# Vectors and perft\n"]
+    if VECTORS_DOC.is_file():
+        out += ["*The format, included from `spec/vectors.md`.*\n",
+                include_markdown(VECTORS_DOC.read_text(encoding="utf-8"), page, "spec/vectors.md"), ""]
+    else:
+        out.append(not_yet("The vector format is not documented yet (`spec/vectors.md` does not exist).",
+                           "Once it lands, this page includes it."))
+    out.append("## Every case {#every-case}\n")
+    cases, problems = vector_cases()
+    out += [f"!!! warning \"Could not read\"\n\n    {p}\n" for p in problems]
+    if not cases:
+        out.append(not_yet("No conformance vectors yet (`spec/vectors/*.json`).", "Once they land, every case is "
+                           "listed here with the rules it exercises, and each rule page links to its cases."))
+    by_file: dict[str, list[dict[str, Any]]] = {}
+    for name, case in cases:
+        by_file.setdefault(name, []).append(case)
+    for name, file_cases in by_file.items():
+        out += [f"### `{name}` {{#file-{slug(name)}}}\n", f"{len(file_cases)} cases.\n",
+                "| case | rules | description |", "|---|---|---|"]
+        for case in file_cases:
+            rules = ", ".join(rule_link(r, page, rule_pages()) for r in rule_ids_of(case))
+            text = first(case, "description", "title", "name", "doc", default="")
+            out.append(f'| <span id="{case_anchor(str(case["id"]))}"></span>`{escape_cell(case["id"])}` | {rules} | '
+                       f"{escape_cell(spec_text(str(text), page))} |")
+        out.append("")
+    out += ["## Perft {#perft}\n", *_perft_lines()]
+    return "\n".join(out)

@@ -1,0 +1,94 @@
+"""Parts of hand-written pages filled in at build time, so that they follow the repository.
+
+A hand-written page marks a place with an HTML comment; the hook replaces it:
+
+- ``<!-- include: README.md#Set-up -->``: that section of README.md (the set-up commands);
+- ``<!-- include: tour -->``: the five-minute tour, with a real game played at build time and
+  the commands that are available in this checkout.
+
+>>> "hearts-ref" in fill("<!-- include: README.md#Set-up -->", "index.md")
+True
+>>> command_options("rules") >= {"--json", "--registry"}
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from functools import cache
+
+from sitegen.common import ROOT, not_yet, outside_fences
+
+__all__ = ["fill", "command_options", "readme_section", "tour"]
+
+MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
+
+
+@cache
+def command_options(name: str) -> frozenset[str]:
+    """Return the options of ``hearts-ref <name>``; a command not yet written has none (a stub)."""
+    from hearts_ref.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command = sub.choices.get(name)
+    if command is None:
+        return frozenset()
+    return frozenset(s for action in command._actions for s in action.option_strings if s not in ("-h", "--help"))
+
+
+def readme_section(name: str) -> str:
+    """Return the body of the section ``## name`` of README.md."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(name)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    if not match:
+        raise ValueError(f"README.md has no section '## {name}'")
+    return match.group(1).strip()
+
+
+def _played_game() -> str:
+    from hearts_ref.commands.play import transcript
+    from hearts_ref.simulate import random_game
+    from hearts_ref.variants import Rules
+    lines = transcript(random_game(Rules(), seed=7), preset="seed000").splitlines()
+    return "\n".join(lines[:20] + ["…"])
+
+
+def tour() -> str:
+    """Return the five-minute tour: play a game, prove the rules, check an engine."""
+    out = ["### 1. Play a game\n",
+           "Play a whole game with random legal choices under the default rules, and read it trick by trick:\n",
+           f"```console\n$ hearts-ref play --seed 7\n{_played_game()}\n```\n",
+           "(The first lines of that very game, played when this page was built.) Every choice goes through the "
+           "rules of [the rules pages](rules/index.md); change them with `--preset` and `--set`, listed in the "
+           "[variant registry](variants.md). `--json` prints the game record instead.\n",
+           "### 2. Prove the rules\n"]
+    if command_options("prove"):
+        out.append("```sh\nhearts-ref prove --all\n```\n\nThe invariants, each proved or refuted with Z3 under every "
+                   "preset; the [proofs page](proofs.md) shows a recorded run, with the counterexamples drawn.\n")
+    else:
+        out.append(not_yet("`hearts-ref prove` is not available in this version.",
+                           "The [proofs page](proofs.md) will show a recorded run once it is."))
+    out.append("### 3. Check an engine\n")
+    if command_options("conform"):
+        out.append("```sh\nhearts-ref conform --help\n```\n\nJudge your engine against the reference, in process, over "
+                   "the stdio protocol, or OpenSpiel's `hearts`; the [conformance guide](conformance/index.md) "
+                   "walks through it.\n")
+    else:
+        out.append(not_yet("`hearts-ref conform` is not available in this version.",
+                           "The [conformance guide](conformance/index.md) already describes the Python interface "
+                           "an engine implements."))
+    return "\n".join(out)
+
+
+def fill(markdown: str, page: str) -> str:
+    """Return ``markdown`` with each include marker replaced by what it names, rule IDs linked and cards drawn."""
+    def one(match: re.Match[str]) -> str:
+        what = match["what"]
+        if what == "tour":
+            return tour()
+        if what.startswith("README.md#"):
+            return readme_section(what.split("#", 1)[1])
+        raise ValueError(f"{page}: unknown include marker {match.group(0)}")
+    from sitegen.rules_pages import spec_text
+    return outside_fences(MARKER.sub(one, markdown), lambda part: spec_text(part, page))

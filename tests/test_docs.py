@@ -1,0 +1,239 @@
+"""The documentation site: it builds with ``mkdocs build --strict``, every rule ID of spec/ has its
+anchor, no page links to something missing, the docs cite existing rule IDs only, and the
+generated pages read their data (the code, the recorded proofs, the vectors) as they should.
+"""
+
+from __future__ import annotations
+
+import doctest
+import html
+import importlib
+import inspect
+import json
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from hearts_ref.spec import load_rules
+from tests.docs_site import ROOT, build_site
+
+sys.path.insert(0, str(ROOT / "docs"))
+
+from sitegen import conformance_pages, matrix, proofs_page  # noqa: E402
+from sitegen.pages import generated_pages  # noqa: E402
+
+RULES = load_rules()
+PREFIXES = sorted({rule_id.split("-")[0] for rule_id in RULES})
+CITATION = re.compile(r"(?<![A-Za-z0-9_-])(?:" + "|".join(PREFIXES) + r")(?:-[A-Z]+)+(?![A-Za-z0-9_-])")
+# Plausible misspellings of rule IDs, built at run time so that this file cites none.
+MISSPELT_ANCHOR, MISSPELT_ID = "-".join(["LEAD", "HEART"]), "-".join(["LEAD", "QUEEN"])
+SITEGEN = ["common", "refcode", "rules_pages", "spec_pages", "proofs_page", "conformance_pages", "matrix",
+           "includes", "pages", "griffe_doctests"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site, built once for this module with ``mkdocs build --strict``."""
+    dest = tmp_path_factory.mktemp("site")
+    process = build_site(dest)
+    assert process.returncode == 0, f"mkdocs build --strict failed:\n{process.stderr[-4000:]}"
+    return dest
+
+
+class Page(HTMLParser):
+    """The ids a page defines and the links it makes."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("name"):
+            self.ids.add(attrs["name"])
+        for key in ("href", "src"):
+            if attrs.get(key) and not (tag == "link" and attrs.get("rel") in ("canonical", "alternate")):
+                self.links.append(attrs[key])
+
+
+def parse_site(root: Path) -> dict[Path, Page]:
+    return {path: Page(path.read_text(encoding="utf-8")) for path in root.rglob("*.html")}
+
+
+def broken_links(root: Path) -> list[str]:
+    """Return every internal link of the site whose file or anchor does not exist."""
+    pages = parse_site(root)
+    broken = []
+    for path, page in pages.items():
+        for link in page.links:
+            parts = urlsplit(link)
+            if parts.scheme or parts.netloc or link.startswith(("mailto:", "javascript:", "data:")):
+                continue
+            base = root if parts.path.startswith("/") else path.parent   # the 404 page links from the root
+            target = (base / unquote(parts.path).lstrip("/")).resolve() if parts.path else path
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{path.relative_to(root)}: {link} (no such file)")
+            elif parts.fragment and target.suffix == ".html" and target in pages \
+                    and unquote(parts.fragment) not in pages[target].ids:
+                broken.append(f"{path.relative_to(root)}: {link} (no such anchor)")
+    return broken
+
+
+def text_of(path: Path) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+
+
+def test_every_rule_id_has_an_anchor_on_its_chapter_page(site):
+    pages = parse_site(site)
+    for rule_id, rule in RULES.items():
+        page = site / "rules" / rule.chapter / "index.html"
+        assert page in pages, f"no page for chapter {rule.chapter}"
+        assert rule_id in pages[page].ids, f"{rule_id} has no anchor #{rule_id} on rules/{rule.chapter}/"
+
+
+def test_no_page_links_to_a_missing_page_or_anchor(site):
+    assert not broken_links(site), "\n".join(broken_links(site)[:20])
+
+
+def test_the_link_checker_catches_a_missing_anchor_and_file(tmp_path):
+    (tmp_path / "a.html").write_text(f'<a href="b.html#LEAD-OPEN">x</a> <a href="b.html#{MISSPELT_ANCHOR}">y</a>'
+                                     '<a href="c/">z</a>', encoding="utf-8")
+    (tmp_path / "b.html").write_text('<h2 id="LEAD-OPEN">t</h2>', encoding="utf-8")
+    assert broken_links(tmp_path) == [f"a.html: b.html#{MISSPELT_ANCHOR} (no such anchor)", "a.html: c/ (no such file)"]
+
+
+def _unknown_citations(texts: dict[str, str]) -> dict[str, list[str]]:
+    from tests.test_traceability import known_other_ids
+    unknown: dict[str, list[str]] = {}
+    for where, text in texts.items():
+        for token in CITATION.findall(text):
+            if token not in RULES and token not in known_other_ids():
+                unknown.setdefault(token, []).append(where)
+    return unknown
+
+
+def test_docs_cite_only_existing_rule_ids():
+    """The hand-written pages, the generators and every generated page cite rule IDs that exist."""
+    sources = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
+               for p in (ROOT / "docs").rglob("*") if p.suffix in (".md", ".py", ".json") and p.is_file()}
+    generated = {f"generated {name}": text for name, text in generated_pages().items()}
+    assert not _unknown_citations(sources | generated), _unknown_citations(sources | generated)
+    assert _unknown_citations({"x": f"see {MISSPELT_ID}"}) == {MISSPELT_ID: ["x"]}
+
+
+def test_a_rule_page_shows_text_sources_examples_code_and_tests(site):
+    page = (site / "rules" / "03-leading" / "index.html").read_text(encoding="utf-8")
+    section = page[page.index('id="LEAD-HEARTS"'):]
+    assert "MUST NOT lead a heart" in section
+    assert "«Hjerter kan først spilles ut når noen har kastet en hjerter" in section
+    assert '"Hearts can only be led once someone has discarded a heart' in html.unescape(section)
+    assert re.search(r'class="hr-card hr-red" title="three of hearts">3♥<', section)
+    assert re.search(r'class="hr-card hr-black" title="queen of spades">Q♠<', section)
+    assert "hearts_leads" in section and "hearts_ref/legality.py" in section
+    assert "test_lead_hearts" in section or "tests/test_legality.py" in section
+    opening = page[page.index('id="LEAD-OPEN"'):page.index('id="LEAD-WINNER"')]
+    assert 'href="../01-setup/#DECK-REMOVED"' in opening
+    assert "opening_leads" in opening and "lead_open" in opening
+
+
+def test_the_code_under_a_rule_is_the_source_of_the_function():
+    """The code shown for LEAD-OPEN is read from hearts_ref/legality.py, not copied: it equals the source."""
+    from hearts_ref import legality
+    from sitegen.refcode import citing_code
+    piece = next(p for p in citing_code()["LEAD-OPEN"] if p.name == "opening_leads")
+    lines, start = inspect.getsourcelines(legality.opening_leads)
+    assert piece.text == "".join(lines).rstrip("\n") and piece.start == start
+    markdown = generated_pages()["rules/03-leading.md"]
+    assert f'```python linenums="{start}"' in markdown
+
+
+@pytest.mark.parametrize("module", SITEGEN)
+def test_site_generator_doctests(module):
+    result = doctest.testmod(importlib.import_module(f"sitegen.{module}"))
+    assert result.failed == 0 and (module in ("spec_pages", "rules_pages", "matrix") or result.attempted > 0)
+
+
+def test_the_home_page_quick_start_is_the_readme_set_up(site):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = readme[readme.index("## Set-up"):readme.index("\n## ", readme.index("## Set-up") + 1)]
+    commands = re.findall(r"```sh\n(.+?)\n```", setup, re.S)
+    assert len(commands) >= 2
+    home = text_of(site / "index.html")
+    for command in commands:
+        assert command in home, f"README set-up command missing from the home page: {command}"
+    assert "hearts-ref play --seed 7" in home and "trick  1: seat" in home
+
+
+def test_the_conformance_guide_examples_run():
+    """Every Python block of the conformance guide runs as written (the adapter skeleton, the side-by-side check)."""
+    guide = (ROOT / "docs" / "conformance" / "index.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
+    assert len(blocks) >= 3
+    for block in blocks:
+        exec(compile(block, "docs/conformance/index.md", "exec"), {})
+
+
+SAMPLE_PROOFS = {"invariants": [{
+    "id": "LEGAL-MOVE-EXISTS", "statement": "The first trick never leaves a player without a legal card.",
+    "rules": ["FIRST-NO-POINTS", "FIRST-EXCEPTION"],
+    "results": [{"preset": "seed000", "status": "proved", "seconds": 0.04},
+                {"preset": "seed001", "status": "refuted", "seconds": 0.02,
+                 "counterexample": {"hands": ["2C 3C", "QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"], "trick": ["2C"]}}]}]}
+
+
+def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(proofs_page, "PROOFS", tmp_path / "proofs.json")
+    monkeypatch.setattr(proofs_page, "RUN", tmp_path / "proofs.run.json")
+    assert "Not available yet" in proofs_page.proofs_page()
+    assert proofs_page.proofs_by_rule()[""] == [("no run of the proofs is recorded yet", "proofs.md")]
+    (tmp_path / "proofs.json").write_text(json.dumps(SAMPLE_PROOFS), encoding="utf-8")
+    (tmp_path / "proofs.run.json").write_text(json.dumps({"command": "hearts-ref prove --all --json",
+                                                          "seconds": 12.3, "exit_code": 0}), encoding="utf-8")
+    page = proofs_page.proofs_page()
+    assert "## LEGAL-MOVE-EXISTS {#LEGAL-MOVE-EXISTS}" in page
+    assert "refuted (as expected)" in page and "| seed000 | :material-check-circle:" in page
+    assert "Counterexample under seed001" in page and page.count('class="hr-card hr-red"') == 12
+    assert "in 12.3 s" in page and "Not available yet" not in page
+    links = proofs_page.proofs_by_rule()
+    assert links["FIRST-EXCEPTION"] == [("LEGAL-MOVE-EXISTS", "proofs.md#LEGAL-MOVE-EXISTS")]
+    assert "" not in links
+
+
+def test_vectors_plug_into_the_rule_pages_when_present(tmp_path, monkeypatch):
+    monkeypatch.setattr(conformance_pages, "VECTORS", tmp_path)
+    assert conformance_pages.vectors_by_rule()[""][0][1] == "conformance/vectors.md"
+    (tmp_path / "lead.json").write_text(json.dumps({"cases": [
+        {"id": "lead-open/2c-only", "rules": ["LEAD-OPEN"], "description": "Only `2C` may open."}]}), encoding="utf-8")
+    assert conformance_pages.vectors_by_rule() == {
+        "LEAD-OPEN": [("lead-open/2c-only", "conformance/vectors.md#case-lead-open-2c-only")]}
+    page = conformance_pages.vectors_page()
+    assert '<span id="case-lead-open-2c-only"></span>' in page and "../rules/03-leading.md#LEAD-OPEN" in page
+
+
+def test_the_variant_matrix_agrees_with_the_installed_openspiel_and_the_preset(site):
+    page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
+    assert "no_pts_on_first_trick" in page and "OpenSpiel hearts" in page
+    # The mark appears once, in the legend; anywhere else, a recorded value is wrong.
+    assert page.count('title="disagrees with the installed engine or the preset"') == 1, \
+        "a value recorded for OpenSpiel disagrees with the installed pyspiel or with the openspiel preset"
+
+
+def test_the_variant_matrix_flags_a_wrongly_recorded_default():
+    engine = json.loads((ROOT / "docs" / "data" / "engines" / "openspiel.json").read_text(encoding="utf-8"))
+    pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    for row in engine["rows"]:
+        if row["parameter"] == "qs_breaks_hearts":
+            row["default"], row["map"] = False, {"false": False, "true": True}
+    installed, _ = matrix.installed_parameters(engine)
+    row = next(r for r in matrix.engine_rows(engine, installed, []) if "qs_breaks_hearts" in r["parameter"])
+    assert matrix.MISMATCH in row["engine"]
