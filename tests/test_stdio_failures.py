@@ -15,6 +15,7 @@ from hearts_ref import CardSet, Rules, deal
 from hearts_ref.engines import (
     EngineCrashed, EngineFailure, EngineProtocolError, EngineStartError, EngineTimeout, StdioEngine,
 )
+from hearts_ref.engines.process import EngineProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "tests" / "engines"
@@ -108,6 +109,7 @@ def test_an_engine_killed_by_a_signal_reports_the_negative_signal_number():
     ("garbage.py", "not JSON", "I would rather play the queen of spades"),
     ("half_line.py", "half a line", '{"seq":'),
     ("wrong_seq.py", "out of order", '"seq": '),
+    ("missing_field.py", "bad reply to 'play' (seq 11): missing 'observation.totals'", '"observation": {"phase": "play"'),
 ])
 def test_protocol_errors_name_the_problem_and_quote_the_offending_line(script, message, line):
     engine = launch(script)
@@ -175,7 +177,7 @@ def test_a_start_slower_than_startup_timeout_times_out_and_leaves_nothing(tmp_pa
     assert_gone(int(pidfile.read_text()))
 
 
-@pytest.mark.parametrize("script", ["hang.py", "crash.py", "garbage.py", "wrong_seq.py"])
+@pytest.mark.parametrize("script", ["hang.py", "crash.py", "garbage.py", "wrong_seq.py", "missing_field.py"])
 def test_after_a_failure_the_engine_restarts_and_plays_again(script):
     engine = launch(script, timeout=0.5)
     first = engine.pid
@@ -193,6 +195,14 @@ def test_after_a_failure_the_engine_restarts_and_plays_again(script):
     finally:
         engine.close()
     assert_gone(first)
+
+
+def test_an_engine_that_stops_reading_its_input_times_out_on_sending():
+    process = EngineProcess([sys.executable, "-c", "import time; time.sleep(60)"])
+    with pytest.raises(EngineTimeout, match="stopped reading its input"):
+        process.send(b"x" * (1 << 20) + b"\n", 0.3, "'play' (seq 1)")      # more than a pipe holds
+    assert process.closed
+    assert_gone(process.pid)
 
 
 def test_a_program_that_does_not_exist_is_a_start_error():

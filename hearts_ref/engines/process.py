@@ -99,6 +99,10 @@ class EngineProcess:
         self.pid = self.popen.pid
         self._finalizer = weakref.finalize(self, _kill_group, self.popen)   # also runs at interpreter exit
         self._stdin = self.popen.stdin
+        self._stdin_fd = self._stdin.fileno()
+        os.set_blocking(self._stdin_fd, False)
+        self._writable = select.poll()
+        self._writable.register(self._stdin_fd, select.POLLOUT)
         self._stdout = self.popen.stdout.fileno()
         os.set_blocking(self._stdout, False)
         self._poller = select.poll()
@@ -110,14 +114,30 @@ class EngineProcess:
 
     # Talking -------------------------------------------------------------------------
 
-    def send(self, data: bytes, what: str) -> None:
-        """Write ``data`` (whole lines) to the engine's stdin; an engine that is gone raises."""
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[self._stdin.write(view):]
-        except (BrokenPipeError, ConnectionResetError):
-            raise self._ended(f"before reading {what}") from None
+    def send(self, data: bytes, timeout: float, what: str) -> None:
+        """Write ``data`` (whole lines) to the engine's stdin within ``timeout`` seconds.
+
+        An engine that is gone raises :class:`EngineCrashed`; one that stopped reading its
+        input while the pipe is full raises :class:`EngineTimeout`.
+        """
+        view = memoryview(data)
+        deadline = None
+        while view:
+            try:
+                view = view[os.write(self._stdin_fd, view):]
+            except BlockingIOError:
+                if deadline is None:
+                    deadline = time.monotonic() + timeout
+                remaining = deadline - time.monotonic()
+                if remaining > 0:
+                    self._writable.poll(math.ceil(remaining * 1000))
+                    continue
+                self.kill()
+                raise EngineTimeout(f"engine stopped reading its input: could not send {what} within "
+                                    f"{timeout:g} s; killed it", timeout=timeout,
+                                    stderr_tail=self.stderr_tail()) from None
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._ended(f"before reading {what}") from None
 
     def read_line(self, timeout: float, what: str) -> bytes:
         """Return the next line the engine writes (with its ``\\n``), waiting at most ``timeout`` seconds.
@@ -208,6 +228,7 @@ class EngineProcess:
             self._finalizer.detach()
             _kill_group(self.popen)
             self._poller.unregister(self._stdout)
+            self._writable.unregister(self._stdin_fd)
             for stream in (self._stdin, self.popen.stdout):
                 try:
                     stream.close()

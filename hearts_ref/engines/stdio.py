@@ -238,10 +238,10 @@ class StdioEngine:
                                 "call restart() first")
         first = self._seq
         self._seq += len(commands)
+        timeout = self.timeout if timeout is None else timeout
         process.send(b"".join(encode({"seq": first + i, "cmd": command, **fields})
                               for i, (command, fields) in enumerate(commands)),
-                     f"{commands[0][0]!r} (seq {first})")
-        timeout = self.timeout if timeout is None else timeout
+                     timeout, f"{commands[0][0]!r} (seq {first})")
         outcomes: list[Any] = []
         failure: EngineFailure | None = None
         for seq, (command, _) in enumerate(commands, first):
@@ -250,7 +250,7 @@ class StdioEngine:
             try:
                 reply = decode(line)
                 if reply.get("seq") != seq:
-                    raise WireError(f"reply to {what} carries seq {reply.get('seq')!r} (out of order)")
+                    raise WireError(f"it carries seq {reply.get('seq')!r} (out of order)")
                 ok = reply.get("ok")
                 if ok is True:
                     outcome = reply if not steps else Step(observation_from_wire(reply.get("observation")),
@@ -258,9 +258,9 @@ class StdioEngine:
                 elif ok is False:
                     outcome = _refusal(reply.get("error"), what)
                 else:
-                    raise WireError(f"reply to {what} needs \"ok\": true or false")
+                    raise WireError("it needs \"ok\": true or false")
             except WireError as error:
-                raise self._broken(str(error)) from None
+                raise self._broken(f"bad reply to {what}: {error}") from None
             if isinstance(outcome, EngineProtocolError):
                 raise self._broken(outcome.summary)
             if isinstance(outcome, EngineFailure) and failure is None:
