@@ -172,6 +172,12 @@ def test_load_engine_python_spec_gives_an_in_process_engine():
     assert isinstance(engine, ReferenceEngine) and engine.name == "four-players-only"
 
 
+def test_load_engine_plain_module_attr_is_a_python_spec_too():
+    assert load_engine("tests.engines.python_engines:FourPlayersOnly").name == "four-players-only"
+    from hearts_ref.engines.stdio import load_engine as from_stdio
+    assert from_stdio is load_engine
+
+
 def test_load_engine_command_spec_runs_the_command_without_a_shell():
     command = f"{sys.executable} -m hearts_ref serve --engine 'python:tests.engines.python_engines:FourPlayersOnly'"
     with load_engine(command, cwd=ROOT, timeout=10) as engine:

@@ -3,7 +3,8 @@
 A SPEC is one of:
 
 - ``python:module:attr``: an in-process Python engine; ``attr`` is a class or a factory
-  called with no arguments (``python:hearts_ref.engine:ReferenceEngine``);
+  called with no arguments (``python:hearts_ref.engine:ReferenceEngine``); plain
+  ``module:attr`` (one word, dotted names only) means the same;
 - ``openspiel``: OpenSpiel's ``hearts`` through the adapter ``hearts_ref.engines.openspiel``;
 - anything else: a command line speaking the stdio protocol, split like a shell would
   (``"./my-engine --fast"``) but run without a shell.
@@ -18,6 +19,7 @@ hearts_ref.engines.load.EngineSpecError: engine spec 'python:hearts_ref.engine':
 from __future__ import annotations
 
 import importlib
+import re
 import shlex
 from typing import Any
 
@@ -26,9 +28,10 @@ from hearts_ref.errors import HeartsError
 
 __all__ = ["EngineSpecError", "load_engine", "SPEC_HELP"]
 
-SPEC_HELP = ("python:module:attr (an in-process Python engine), openspiel (OpenSpiel's hearts), "
+SPEC_HELP = ("python:module:attr or module:attr (an in-process Python engine), openspiel (OpenSpiel's hearts), "
              "or a command line speaking the stdio protocol (run without a shell)")
 
+_MODULE_ATTR = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _ENGINE_MEMBERS = ("name", "version", "capabilities", "new_game", "start_round", "pass_cards",
                    "legal_plays", "play", "observe")
 
@@ -48,6 +51,8 @@ def load_engine(spec: str, **options: Any) -> Engine:
     spec = spec.strip()
     if spec.startswith("python:"):
         return _python_engine(spec)
+    if _MODULE_ATTR.match(spec):
+        return _python_engine("python:" + spec)
     if spec == "openspiel":
         return _openspiel_engine()
     try:

@@ -30,6 +30,7 @@ from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.engines.failures import (
     EngineFailure, EngineInternalError, EngineProtocolError, EngineUnsupported,
 )
+from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -> StdioEngine; kept here too)
 from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.errors import HeartsError
 from hearts_ref.protocol import (
@@ -114,7 +115,7 @@ class StdioEngine:
         try:
             self._call("quit", {}, timeout=min(self.timeout, EXIT_GRACE))
             process.wait_exit(EXIT_GRACE)
-        except EngineFailure:
+        except HeartsError:                  # a failure, or a refusal of quit: kill it all the same
             pass
         process.kill()
 
