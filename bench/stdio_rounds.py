@@ -5,10 +5,12 @@ go to the engine and to the in-process reference, and the observation and legal 
 each of the engine's replies is compared with the reference's at every step.
 
 - ``lockstep``: one round trip per step (``play_observed``), 57 round trips a round;
+- ``interface``: the plain Engine interface, as a runner written for any engine calls it
+  (``legal_plays()``, ``play()``, ``observe()`` per step): still one round trip per step;
 - ``pipelined``: the round's plays are chosen on the reference and sent at once
   (``play_many``), replies compared in order; 6 round trips a round.
 
-    python bench/stdio_rounds.py                      # both modes, 1000 rounds each, 3 runs
+    python bench/stdio_rounds.py                      # every mode, 1000 rounds each, 3 runs
     python bench/stdio_rounds.py --mode lockstep --profile client   # CPU profile of the runner side
     python bench/stdio_rounds.py --mode lockstep --profile server   # CPU profile of ``hearts-ref serve``
 
@@ -54,7 +56,7 @@ def pick(mask: int, rng: random.Random) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: int, *, pipelined: bool) -> int:
+def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: int, *, mode: str) -> int:
     """Play ``rounds`` rounds on the engine and the reference side by side; return the round trips."""
     rng = random.Random(seed)
     reference = ReferenceEngine()
@@ -79,7 +81,7 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
                 reference.pass_cards(seat, cards)
                 check(step, now(reference), f"round {number}, pass of seat {seat}")
                 trips += 1
-            if pipelined:
+            if mode == "pipelined":
                 plays, expected = [], []
                 while reference.game.round is not None:
                     card = CARDS[pick(reference.game.round.legal, rng)]
@@ -89,6 +91,16 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
                 for k, outcome in enumerate(engine.play_many(plays)):
                     check(outcome, expected[k], f"round {number}, play {k + 1} ({plays[k]})")
                 trips += 1
+            elif mode == "interface":
+                while reference.game.round is not None:
+                    card = CARDS[pick(reference.game.round.legal, rng)]
+                    if engine.legal_plays() != reference.legal_plays():
+                        raise SystemExit(f"legal sets differ before {card}")
+                    engine.play(card)
+                    reference.play(card)
+                    if engine.observe() != reference.observe():
+                        raise SystemExit(f"observations differ after {card}")
+                    trips += 1
             else:
                 while reference.game.round is not None:
                     card = CARDS[pick(reference.game.round.legal, rng)]
@@ -111,7 +123,7 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(args: argparse.Namespace, pipelined: bool, profile: str | None = None) -> tuple[float, float, float]:
+def measure(args: argparse.Namespace, mode: str, profile: str | None = None) -> tuple[float, float, float]:
     """Run once; return (rounds/s, runner CPU ms per round, server CPU ms per round)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     argv = [sys.executable, "-m", "hearts_ref", "serve"]
@@ -126,7 +138,9 @@ def measure(args: argparse.Namespace, pipelined: bool, profile: str | None = Non
         server_start, own_start, start = cpu_seconds(engine.pid), own_cpu_seconds(), time.perf_counter()
         if profiler:
             profiler.enable()
-        trips = differential_rounds(engine, Rules(), args.rounds, args.seed, pipelined=pipelined)
+        sent = engine.commands_sent
+        trips = differential_rounds(engine, Rules(), args.rounds, args.seed, mode=mode)
+        commands = engine.commands_sent - sent
         if profiler:
             profiler.disable()
         elapsed = time.perf_counter() - start
@@ -137,7 +151,7 @@ def measure(args: argparse.Namespace, pipelined: bool, profile: str | None = Non
         time.sleep(0.3)
         pstats.Stats(profile_file).sort_stats("tottime").print_stats(20)
     rate = args.rounds / elapsed
-    print(f"  {'pipelined' if pipelined else 'lockstep':9}  {args.rounds} rounds, {trips} round trips, "
+    print(f"  {mode:9}  {args.rounds} rounds, {commands} commands in {trips} round trips, "
           f"{elapsed:.2f} s: {rate:5.0f} rounds/s, {trips / elapsed:6.0f} round trips/s; CPU per round: "
           f"runner {own / args.rounds * 1e3:.2f} ms, server {server / args.rounds * 1e3:.2f} ms", flush=True)
     return rate, own / args.rounds * 1e3, server / args.rounds * 1e3
@@ -148,18 +162,18 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--mode", choices=("lockstep", "pipelined", "both"), default="both")
+    parser.add_argument("--mode", choices=("lockstep", "interface", "pipelined", "all"), default="all")
     parser.add_argument("--profile", choices=("client", "server"), default=None,
                         help="print a CPU-time profile of one side (one run)")
     args = parser.parse_args()
-    modes = {"lockstep": [False], "pipelined": [True], "both": [False, True]}[args.mode]
+    modes = ["lockstep", "interface", "pipelined"] if args.mode == "all" else [args.mode]
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     if args.profile:
         measure(args, modes[0], args.profile)
         return 0
-    for pipelined in modes:
-        rates = [measure(args, pipelined)[0] for _ in range(args.runs)]
-        print(f"{'pipelined' if pipelined else 'lockstep'}: median {statistics.median(rates):.0f} rounds/s, "
+    for mode in modes:
+        rates = [measure(args, mode)[0] for _ in range(args.runs)]
+        print(f"{mode}: median {statistics.median(rates):.0f} rounds/s, "
               f"best {max(rates):.0f} rounds/s over {args.runs} runs")
     return 0
 

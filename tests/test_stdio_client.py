@@ -103,6 +103,28 @@ def test_pass_count_rejection_over_stdio(engine):
     assert caught.value.rule_id == "PASS-COUNT"
 
 
+def test_queries_right_after_a_step_cost_no_round_trip_but_after_a_refusal_they_ask(engine):
+    engine.new_game(Rules())
+    engine.start_round(deal(Rules(), seed=5), "none")
+    sent = engine.commands_sent
+    step = engine.play_observed(Card.parse("2C"))
+    assert (engine.observe(), engine.legal_plays()) == step
+    assert engine.commands_sent == sent + 1                      # one round trip for the whole step
+    with pytest.raises(EngineRejection):
+        engine.play(Card.parse("AH"))
+    assert engine.observe() == step.observation                 # asked again: the refusal changed nothing
+    assert engine.commands_sent == sent + 3
+
+
+def test_without_cached_queries_every_query_asks_the_engine():
+    with StdioEngine(SERVE, cwd=ROOT, cached_queries=False) as engine:
+        engine.new_game(Rules())
+        step = engine.start_round_observed(deal(Rules(), seed=5), "none")
+        sent = engine.commands_sent
+        assert (engine.observe(), engine.legal_plays()) == step
+        assert engine.commands_sent == sent + 2
+
+
 def test_play_many_gives_the_same_steps_as_one_round_trip_each(engine):
     rules = Rules()
     hands = deal(rules, seed=11)

@@ -56,11 +56,17 @@ class StdioEngine:
 
     ``timeout`` bounds every reply; ``startup_timeout`` bounds the start and the handshake.
     :attr:`name`, :attr:`version` and :meth:`capabilities` come from the handshake.
+
+    With ``cached_queries`` (the default), :meth:`legal_plays` and :meth:`observe` right
+    after a play, a pass or a new round answer from what that reply carried, without a
+    round trip: so a runner that plays, observes and asks for the legal set makes one round
+    trip per step. Any refusal, and any other command, makes the next query ask the engine.
+    Not thread-safe: one caller at a time.
     """
 
     def __init__(self, argv: Sequence[str], *, timeout: float = 5.0, startup_timeout: float = 10.0,
                  cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
-                 max_line: int = MAX_LINE_BYTES):
+                 max_line: int = MAX_LINE_BYTES, cached_queries: bool = True):
         if isinstance(argv, (str, bytes)) or not argv:
             raise HeartsError(f"StdioEngine needs the command as a non-empty list of arguments, got {argv!r} "
                               "(load_engine() splits a command line)")
@@ -70,6 +76,7 @@ class StdioEngine:
         self.cwd = cwd
         self.env = env
         self.max_line = max_line
+        self.cached_queries = cached_queries
         self.name = "?"
         self.version = "?"
         self._capabilities = Capabilities()
@@ -77,6 +84,7 @@ class StdioEngine:
         self._seq = 0
         self._line = b""                       # the last line read, quoted by protocol errors
         self.last_step: Step | None = None     # carried by the last reply that changed the state
+        self._fresh: Step | None = None        # last_step, while no other command has been sent since
         self.start()
 
     # Life --------------------------------------------------------------------------------
@@ -85,7 +93,7 @@ class StdioEngine:
         """Start the program and shake hands (within ``startup_timeout``)."""
         self._process = EngineProcess(self.argv, cwd=self.cwd, env=self.env, max_line=self.max_line)
         self._seq = 0
-        self.last_step = None
+        self.last_step = self._fresh = None
         try:
             reply = self._call("hello", {"protocol": PROTOCOL_VERSION}, timeout=self.startup_timeout)
         except EngineFailure:
@@ -136,6 +144,11 @@ class StdioEngine:
         return self._process.pid if self._process is not None else None
 
     @property
+    def commands_sent(self) -> int:
+        """How many commands this run of the engine has been sent (hello included): its round trips."""
+        return self._seq
+
+    @property
     def running(self) -> bool:
         return self._process is not None and not self._process.closed
 
@@ -169,10 +182,14 @@ class StdioEngine:
         self.play_observed(card)
 
     def legal_plays(self) -> CardSet:
+        if self._fresh is not None and self.cached_queries:
+            return self._fresh.legal
         reply = self._call("legal", {})
         return self._parse(lambda: cards_from_wire(reply.get("legal"), field="legal"))
 
     def observe(self) -> Observation:
+        if self._fresh is not None and self.cached_queries:
+            return self._fresh.observation
         reply = self._call("observe", {})
         return self._parse(lambda: observation_from_wire(reply.get("observation")))
 
@@ -206,6 +223,8 @@ class StdioEngine:
             if isinstance(outcome, Step):
                 self.last_step = outcome
                 break
+        if outcomes and isinstance(outcomes[-1], Step):
+            self._fresh = outcomes[-1]
         return outcomes
 
     # Commands and replies ------------------------------------------------------------------
@@ -214,7 +233,7 @@ class StdioEngine:
         [outcome] = self._exchange([(command, fields)], steps=True)
         if isinstance(outcome, Exception):
             raise outcome
-        self.last_step = outcome
+        self.last_step = self._fresh = outcome
         return outcome
 
     def _call(self, command: str, fields: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
@@ -239,6 +258,7 @@ class StdioEngine:
                                 "call restart() first")
         first = self._seq
         self._seq += len(commands)
+        self._fresh = None
         timeout = self.timeout if timeout is None else timeout
         process.send(b"".join(encode({"seq": first + i, "cmd": command, **fields})
                               for i, (command, fields) in enumerate(commands)),
