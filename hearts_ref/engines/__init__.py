@@ -1,4 +1,4 @@
-"""Engines other than the reference: adapters behind the :class:`~hearts_ref.engine.Engine` interface.
+"""Engines that hearts-ref can judge, behind the :class:`hearts_ref.engine.Engine` interface.
 
 - :mod:`hearts_ref.engines.stdio`: any program speaking the JSON-lines protocol (``spec/protocol/``);
 - :func:`load_engine`: an engine from a command-line SPEC (``python:module:attr``, ``openspiel``, a command);
