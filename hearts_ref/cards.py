@@ -66,6 +66,7 @@ class Rank(enum.IntEnum):
 
 
 _RANK_SYMBOLS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_TEXT = tuple(rank + suit for suit in "CDSH" for rank in _RANK_SYMBOLS)   # str(card), by index
 _RANK_BY_TEXT = {text: Rank(i) for i, text in enumerate(_RANK_SYMBOLS)} | {"T": Rank.TEN}
 _SUIT_BY_TEXT = {
     "C": Suit.CLUBS, "D": Suit.DIAMONDS, "S": Suit.SPADES, "H": Suit.HEARTS,
@@ -110,7 +111,7 @@ class Card:
         return CARDS[suit * 13 + rank]
 
     def __str__(self) -> str:
-        return self.rank.symbol + self.suit.letter
+        return _TEXT[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

@@ -32,7 +32,8 @@ class EngineRejection(HeartsError):
     """An engine refused a pass or a play; ``reason`` is its own words, ``rule_id`` its rule if it names one."""
 
     def __init__(self, reason: str, rule_id: str | None = None):
-        super().__init__(f"{rule_id + ': ' if rule_id else ''}{reason}")
+        prefix = f"{rule_id}: " if rule_id and not reason.startswith(f"{rule_id}:") else ""
+        super().__init__(prefix + reason)
         self.reason = reason
         self.rule_id = rule_id
 

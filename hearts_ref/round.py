@@ -27,7 +27,7 @@ from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import SUIT_MASKS, CardSet, highest
 from hearts_ref.errors import HeartsError, IllegalPassError, IllegalPlayError, InvalidCardError
 from hearts_ref.legality import Context, breaks_hearts, legal_plays, rejecting_rule
-from hearts_ref.scoring import RoundScore, round_scores
+from hearts_ref.scoring import RoundScore, card_points, round_scores
 from hearts_ref.variants import Rules
 
 __all__ = ["RoundState", "Trick", "start_round", "trick_winner", "DeadlockError", "PASS_SIZE"]
@@ -155,7 +155,8 @@ class RoundState(NamedTuple):
 
     def points_taken(self) -> tuple[int, ...]:
         """SCORE-POINTS: the raw points each seat has taken so far this round."""
-        return round_scores(self.taken, self.rules).points
+        rules = self.rules
+        return tuple([card_points(cards, rules) for cards in self.taken])
 
     # Passing ------------------------------------------------------------------------
 

@@ -1,0 +1,79 @@
+"""How an engine can fail, as opposed to refusing a move: one exception per verdict.
+
+An engine that *refuses* a play or a pass raises :class:`~hearts_ref.engine.EngineRejection`
+(the rules decide whether it was right to). An engine that *fails* (hangs, dies, talks
+nonsense) raises an :class:`EngineFailure`; its :attr:`~EngineFailure.verdict` is the word
+the runner's reports use.
+
+>>> failure = EngineCrashed("engine exited with code 3", returncode=3, stderr_tail="boom")
+>>> failure.verdict, failure.returncode, isinstance(failure, HeartsError)
+('crashed', 3, True)
+"""
+
+from __future__ import annotations
+
+from hearts_ref.errors import HeartsError
+
+__all__ = [
+    "EngineFailure", "EngineStartError", "EngineTimeout", "EngineCrashed", "EngineProtocolError",
+    "EngineUnsupported", "EngineInternalError",
+]
+
+
+class EngineFailure(HeartsError):
+    """An engine that could not be judged on a move: it failed. ``verdict`` names how."""
+
+    verdict = "failed"
+
+    def __init__(self, message: str, *, stderr_tail: str = ""):
+        super().__init__(message + (f"\n--- engine stderr (last lines) ---\n{stderr_tail}" if stderr_tail else ""))
+        self.summary = message
+        self.stderr_tail = stderr_tail
+
+
+class EngineStartError(EngineFailure):
+    """The engine's program could not be started at all (no such file, not executable)."""
+
+    verdict = "not-started"
+
+
+class EngineTimeout(EngineFailure):
+    """The engine did not answer within the time allowed (``startup_timeout`` for the handshake)."""
+
+    verdict = "timeout"
+
+    def __init__(self, message: str, *, timeout: float, stderr_tail: str = ""):
+        super().__init__(message, stderr_tail=stderr_tail)
+        self.timeout = timeout
+
+
+class EngineCrashed(EngineFailure):
+    """The engine exited while a reply was due; ``returncode`` is its exit code (negative: a signal)."""
+
+    verdict = "crashed"
+
+    def __init__(self, message: str, *, returncode: int | None, stderr_tail: str = ""):
+        super().__init__(message, stderr_tail=stderr_tail)
+        self.returncode = returncode
+
+
+class EngineProtocolError(EngineFailure):
+    """The engine broke the protocol; ``line`` is the offending output, shortened."""
+
+    verdict = "protocol-error"
+
+    def __init__(self, message: str, *, line: str = "", stderr_tail: str = ""):
+        super().__init__(message, stderr_tail=stderr_tail)
+        self.line = line
+
+
+class EngineUnsupported(EngineFailure):
+    """The engine declined, with an ``unsupported`` reply: a protocol version or a variant it cannot play."""
+
+    verdict = "unsupported"
+
+
+class EngineInternalError(EngineFailure):
+    """The engine reported its own internal error (an ``internal`` reply) and keeps running."""
+
+    verdict = "internal-error"

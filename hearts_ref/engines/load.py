@@ -1,0 +1,115 @@
+"""Engine specs: the one string that names an engine on the command line, turned into an :class:`Engine`.
+
+A SPEC is one of:
+
+- ``python:module:attr``: an in-process Python engine; ``attr`` is a class or a factory
+  called with no arguments (``python:hearts_ref.engine:ReferenceEngine``); plain
+  ``module:attr`` (one word, dotted names only) means the same;
+- ``openspiel``: OpenSpiel's ``hearts`` through the adapter ``hearts_ref.engines.openspiel``;
+- anything else: a command line speaking the stdio protocol, split like a shell would
+  (``"./my-engine --fast"``) but run without a shell.
+
+>>> load_engine("python:hearts_ref.engine:ReferenceEngine").name
+'hearts-ref'
+>>> load_engine("python:hearts_ref.engine")
+Traceback (most recent call last):
+hearts_ref.engines.load.EngineSpecError: engine spec 'python:hearts_ref.engine': expected python:module:attr (for example python:my_engine:MyEngine)
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shlex
+from typing import Any
+
+from hearts_ref.engine import Engine
+from hearts_ref.errors import HeartsError
+
+__all__ = ["EngineSpecError", "load_engine", "SPEC_HELP"]
+
+SPEC_HELP = ("python:module:attr or module:attr (an in-process Python engine), openspiel (OpenSpiel's hearts), "
+             "or a command line speaking the stdio protocol (run without a shell)")
+
+_MODULE_ATTR = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+_ENGINE_MEMBERS = ("name", "version", "capabilities", "new_game", "start_round", "pass_cards",
+                   "legal_plays", "play", "observe")
+
+
+class EngineSpecError(HeartsError):
+    """An engine spec that names no usable engine; says which part is wrong."""
+
+
+def load_engine(spec: str, **options: Any) -> Engine:
+    """Return the engine named by ``spec`` (see the module docs).
+
+    ``options`` are :class:`~hearts_ref.engines.stdio.StdioEngine`'s keywords (``timeout``,
+    ``startup_timeout``, ``cwd``, ``env``); they apply to command lines only.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise EngineSpecError(f"empty engine spec; give {SPEC_HELP}")
+    spec = spec.strip()
+    if spec.startswith("python:"):
+        return _python_engine(spec)
+    if _MODULE_ATTR.match(spec):
+        return _python_engine("python:" + spec)
+    if spec == "openspiel":
+        return _openspiel_engine()
+    try:
+        argv = shlex.split(spec)
+    except ValueError as error:
+        raise EngineSpecError(f"engine command {spec!r}: {error}") from None
+    from hearts_ref.engines.stdio import StdioEngine
+    return StdioEngine(argv, **options)
+
+
+def _python_engine(spec: str) -> Engine:
+    parts = spec.split(":")
+    if len(parts) != 3 or not all(parts[1:]):
+        raise EngineSpecError(f"engine spec {spec!r}: expected python:module:attr "
+                              "(for example python:my_engine:MyEngine)")
+    _, module_name, attr = parts
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise EngineSpecError(f"engine spec {spec!r}: no module named {error.name!r}") from None
+    except Exception as error:
+        raise EngineSpecError(f"engine spec {spec!r}: importing {module_name} failed: "
+                              f"{type(error).__name__}: {error}") from None
+    target: Any = module
+    for name in attr.split("."):
+        if not hasattr(target, name):
+            raise EngineSpecError(f"engine spec {spec!r}: {target.__name__ if hasattr(target, '__name__') else target!r} "
+                                  f"has no attribute {name!r}")
+        target = getattr(target, name)
+    if not callable(target):
+        raise EngineSpecError(f"engine spec {spec!r}: {attr} is not a class or a factory")
+    try:
+        engine = target()
+    except Exception as error:
+        raise EngineSpecError(f"engine spec {spec!r}: {attr}() failed: {type(error).__name__}: {error}") from None
+    return _checked(engine, spec)
+
+
+def _openspiel_engine() -> Engine:
+    try:
+        module = importlib.import_module("hearts_ref.engines.openspiel")
+    except ModuleNotFoundError as error:
+        if error.name == "hearts_ref.engines.openspiel":
+            raise EngineSpecError("engine spec 'openspiel': the OpenSpiel adapter "
+                                  "(hearts_ref.engines.openspiel) is not part of this installation") from None
+        raise EngineSpecError(f"engine spec 'openspiel': OpenSpiel is not installed (no module named "
+                              f"{error.name!r}); install it with: pip install 'hearts-ref[openspiel]'") from None
+    adapter = getattr(module, "OpenSpielEngine", None)
+    if adapter is None:
+        raise EngineSpecError("engine spec 'openspiel': hearts_ref.engines.openspiel defines no OpenSpielEngine")
+    return _checked(adapter(), "openspiel")
+
+
+def _checked(engine: Any, spec: str) -> Engine:
+    """Return ``engine`` if it has every member of the :class:`Engine` interface; else say what is missing."""
+    missing = [name for name in _ENGINE_MEMBERS if not hasattr(engine, name)]
+    if missing:
+        raise EngineSpecError(f"engine spec {spec!r}: {type(engine).__name__} is not an Engine "
+                              f"(missing {', '.join(missing)})")
+    return engine

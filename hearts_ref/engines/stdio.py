@@ -1,0 +1,323 @@
+"""The client side of the stdio protocol: an engine in any language behind the :class:`Engine` interface.
+
+:class:`StdioEngine` starts the engine's program (an argv list, no shell), shakes hands,
+and turns each :class:`~hearts_ref.engine.Engine` method into one command and one reply
+(``spec/protocol/README.md``). Replies that change the state carry the new observation and
+the next legal set, so the runner's differential step is one round trip: :meth:`StdioEngine.play_observed`.
+
+Every way the engine can fail raises a typed :class:`~hearts_ref.engines.failures.EngineFailure`
+and kills the engine's process group; :meth:`StdioEngine.restart` starts it again for the next game.
+
+>>> import sys
+>>> from hearts_ref import Rules, complete_deal, TWO_OF_CLUBS
+>>> with StdioEngine([sys.executable, "-m", "hearts_ref", "serve"]) as engine:
+...     engine.new_game(Rules())
+...     engine.start_round(complete_deal(Rules(), {}), "none")
+...     step = engine.play_observed(TWO_OF_CLUBS)
+>>> engine.name, step.observation.trick, step.observation.to_move, len(step.legal)
+('hearts-ref', ('2C',), 1, 13)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from hearts_ref.cards import Card
+from hearts_ref.cardset import CardSet
+from hearts_ref.engine import Capabilities, EngineRejection, Observation
+from hearts_ref.engines.failures import (
+    EngineFailure, EngineInternalError, EngineProtocolError, EngineUnsupported,
+)
+from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -> StdioEngine; kept here too)
+from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
+from hearts_ref.errors import HeartsError
+from hearts_ref.protocol import (
+    CARD_TEXT, ERROR_KINDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire,
+    cards_from_wire, cards_to_wire, decode, encode, observation_from_wire, shorten,
+)
+from hearts_ref.variants import Rules
+
+__all__ = ["StdioEngine", "Step", "PIPELINE_WINDOW"]
+
+PIPELINE_WINDOW = 64     # commands sent at once by play_many: a few KiB, never enough to fill a pipe
+
+
+class Step(NamedTuple):
+    """What a reply that changes the state carries: the observation and the next legal set."""
+
+    observation: Observation
+    legal: CardSet
+
+
+class StdioEngine:
+    """An engine program speaking the JSON-lines protocol on its stdin and stdout.
+
+    ``timeout`` bounds every reply; ``startup_timeout`` bounds the start and the handshake.
+    :attr:`name`, :attr:`version` and :meth:`capabilities` come from the handshake.
+
+    With ``cached_queries`` (the default), :meth:`legal_plays` and :meth:`observe` right
+    after a play, a pass or a new round answer from what that reply carried, without a
+    round trip: so a runner that plays, observes and asks for the legal set makes one round
+    trip per step. Any refusal, and any other command, makes the next query ask the engine.
+    Not thread-safe: one caller at a time.
+    """
+
+    def __init__(self, argv: Sequence[str], *, timeout: float = 5.0, startup_timeout: float = 10.0,
+                 cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
+                 max_line: int = MAX_LINE_BYTES, cached_queries: bool = True):
+        if isinstance(argv, (str, bytes)) or not argv:
+            raise HeartsError(f"StdioEngine needs the command as a non-empty list of arguments, got {argv!r} "
+                              "(load_engine() splits a command line)")
+        self.argv = tuple(str(arg) for arg in argv)
+        self.timeout = timeout
+        self.startup_timeout = startup_timeout
+        self.cwd = cwd
+        self.env = env
+        self.max_line = max_line
+        self.cached_queries = cached_queries
+        self.name = "?"
+        self.version = "?"
+        self._capabilities = Capabilities()
+        self._process: EngineProcess | None = None
+        self._seq = 0
+        self._line = b""                       # the last line read, quoted by protocol errors
+        self.last_step: Step | None = None     # carried by the last reply that changed the state
+        self._fresh: Step | None = None        # last_step, while no other command has been sent since
+        self.start()
+
+    # Life --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the program and shake hands (within ``startup_timeout``)."""
+        self._process = EngineProcess(self.argv, cwd=self.cwd, env=self.env, max_line=self.max_line)
+        self._seq = 0
+        self.last_step = self._fresh = None
+        try:
+            reply = self._call("hello", {"protocol": PROTOCOL_VERSION}, timeout=self.startup_timeout)
+        except EngineFailure:
+            self.kill()
+            raise
+        try:
+            if reply.get("protocol") != PROTOCOL_VERSION:
+                raise WireError(f"engine speaks protocol {reply.get('protocol')!r}, not {PROTOCOL_VERSION}")
+            name, version = reply.get("name"), reply.get("version")
+            if not isinstance(name, str) or not isinstance(version, str):
+                raise WireError("the hello reply needs 'name' and 'version' strings")
+            self._capabilities = capabilities_from_wire(reply.get("capabilities", {}))
+        except WireError as error:
+            raise self._broken(f"bad hello reply: {error}") from None
+        self.name, self.version = name, version
+
+    def restart(self) -> None:
+        """Kill the engine if it runs and start it again: for the next game after a failure."""
+        self.kill()
+        self.start()
+
+    def close(self) -> None:
+        """Say ``quit``, give the engine a moment to exit, then end its whole process group."""
+        process = self._process
+        if process is None or process.closed:
+            return
+        try:
+            self._call("quit", {}, timeout=min(self.timeout, EXIT_GRACE))
+            process.wait_exit(EXIT_GRACE)
+        except HeartsError:                  # a failure, or a refusal of quit: kill it all the same
+            pass
+        process.kill()
+
+    def kill(self) -> None:
+        """End the engine's process group now, without a word."""
+        if self._process is not None:
+            self._process.kill()
+
+    def __enter__(self) -> StdioEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The process ID of the engine's program (also its process group ID)."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def commands_sent(self) -> int:
+        """How many commands this run of the engine has been sent (hello included): its round trips."""
+        return self._seq
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and not self._process.closed
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode if self._process is not None else None
+
+    def stderr_tail(self, *, lines: int = 20) -> str:
+        """The last lines the engine wrote on stderr."""
+        return self._process.stderr_tail(lines=lines) if self._process is not None else ""
+
+    @property
+    def stderr_bytes(self) -> int:
+        return self._process.stderr_bytes if self._process is not None else 0
+
+    # The Engine interface -------------------------------------------------------------------
+
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
+
+    def new_game(self, rules: Rules) -> None:
+        self._step("new_game", {"rules": rules.to_dict()})
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        self.start_round_observed(hands, direction)
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        self.pass_observed(seat, cards)
+
+    def play(self, card: Card) -> None:
+        self.play_observed(card)
+
+    def legal_plays(self) -> CardSet:
+        if self._fresh is not None and self.cached_queries:
+            return self._fresh.legal
+        reply = self._call("legal", {})
+        return self._parse(lambda: cards_from_wire(reply.get("legal"), field="legal"))
+
+    def observe(self) -> Observation:
+        if self._fresh is not None and self.cached_queries:
+            return self._fresh.observation
+        reply = self._call("observe", {})
+        return self._parse(lambda: observation_from_wire(reply.get("observation")))
+
+    # The fast path: one round trip per step ----------------------------------------------------
+
+    def start_round_observed(self, hands: Sequence[CardSet], direction: str) -> Step:
+        """Start a round; return the observation and legal set the reply carries."""
+        return self._step("start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction})
+
+    def pass_observed(self, seat: int, cards: CardSet) -> Step:
+        """``seat`` passes ``cards``; return the observation and legal set the reply carries."""
+        return self._step("pass", {"seat": seat, "cards": cards_to_wire(cards)})
+
+    def play_observed(self, card: Card) -> Step:
+        """The seat to move plays ``card``; return the observation and legal set the reply carries."""
+        return self._step("play", {"card": CARD_TEXT[card.index]})
+
+    def play_many(self, cards: Sequence[Card]) -> list[Step | EngineRejection]:
+        """Play ``cards`` in order, sent together; return each card's :class:`Step` or :class:`EngineRejection`.
+
+        The runner picks its cards from the reference, so it need not wait for each reply:
+        sending a whole round's plays at once saves a process switch per card. Every card is
+        sent even after a rejection; compare the outcomes in order and stop at the first
+        difference (the later ones describe the engine's own diverged state).
+        """
+        outcomes: list[Step | EngineRejection] = []
+        for start in range(0, len(cards), PIPELINE_WINDOW):
+            outcomes += self._exchange([("play", {"card": CARD_TEXT[card.index]})
+                                        for card in cards[start:start + PIPELINE_WINDOW]], steps=True)
+        for outcome in reversed(outcomes):
+            if isinstance(outcome, Step):
+                self.last_step = outcome
+                break
+        if outcomes and isinstance(outcomes[-1], Step):
+            self._fresh = outcomes[-1]
+        return outcomes
+
+    # Commands and replies ------------------------------------------------------------------
+
+    def _step(self, command: str, fields: dict[str, Any]) -> Step:
+        [outcome] = self._exchange([(command, fields)], steps=True)
+        if isinstance(outcome, Exception):
+            raise outcome
+        self.last_step = self._fresh = outcome
+        return outcome
+
+    def _call(self, command: str, fields: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
+        """Send one command and return its ``ok`` reply; a refusal or a failure raises."""
+        [outcome] = self._exchange([(command, fields)], timeout=timeout)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def _exchange(self, commands: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None,
+                  steps: bool = False) -> list[Any]:
+        """Send ``commands`` in one write and read their replies in order.
+
+        Returns, per command, its ``ok`` reply (a :class:`Step` when ``steps``) or its
+        :class:`EngineRejection`. A failure raises once every reply is read (so that the
+        sequence numbers stay in step), or at once, killing the engine, when the replies
+        themselves break the protocol.
+        """
+        process = self._process
+        if process is None or process.closed:
+            raise EngineFailure(f"engine {self.argv[0]} is not running (it failed or was closed); "
+                                "call restart() first")
+        first = self._seq
+        self._seq += len(commands)
+        self._fresh = None
+        timeout = self.timeout if timeout is None else timeout
+        process.send(b"".join(encode({"seq": first + i, "cmd": command, **fields})
+                              for i, (command, fields) in enumerate(commands)),
+                     timeout, f"{commands[0][0]!r} (seq {first})")
+        outcomes: list[Any] = []
+        failure: EngineFailure | None = None
+        for seq, (command, _) in enumerate(commands, first):
+            what = f"{command!r} (seq {seq})"
+            self._line = line = process.read_line(timeout, what)
+            try:
+                reply = decode(line)
+                if reply.get("seq") != seq:
+                    raise WireError(f"it carries seq {reply.get('seq')!r} (out of order)")
+                ok = reply.get("ok")
+                if ok is True:
+                    outcome = reply if not steps else Step(observation_from_wire(reply.get("observation")),
+                                                           cards_from_wire(reply.get("legal"), field="legal"))
+                elif ok is False:
+                    outcome = _refusal(reply.get("error"), what)
+                else:
+                    raise WireError("it needs \"ok\": true or false")
+            except WireError as error:
+                raise self._broken(f"bad reply to {what}: {error}") from None
+            if isinstance(outcome, EngineProtocolError):
+                raise self._broken(outcome.summary)
+            if isinstance(outcome, EngineFailure) and failure is None:
+                failure = outcome
+            outcomes.append(outcome)
+        if failure is not None:
+            raise failure
+        return outcomes
+
+    def _parse(self, parse):
+        """Run ``parse`` on the reply just read; a malformed field is a protocol error."""
+        try:
+            return parse()
+        except WireError as error:
+            raise self._broken(f"{error} in the reply") from None
+
+    def _broken(self, message: str) -> EngineProtocolError:
+        """Kill the engine (its state is unknown now) and return the protocol error, with the line."""
+        process = self._process
+        if process is not None:
+            process.kill()
+        return EngineProtocolError(f"{message}; killed the engine", line=shorten(self._line),
+                                   stderr_tail=process.stderr_tail() if process is not None else "")
+
+
+def _refusal(error: Any, what: str) -> Exception:
+    """The exception for an ``"ok": false`` reply: a rejection, an unsupported variant, an internal error."""
+    if not isinstance(error, dict) or error.get("kind") not in ERROR_KINDS or not isinstance(error.get("message"), str):
+        raise WireError(f"a refusal needs \"error\": {{\"kind\": one of {', '.join(ERROR_KINDS)}, \"message\": text}}")
+    kind, message, rule = error["kind"], error["message"], error.get("rule")
+    if rule is not None and not isinstance(rule, str):
+        raise WireError("'error.rule' must be a rule ID string")
+    if kind == "illegal":
+        return EngineRejection(message, rule)
+    if kind == "unsupported":
+        return EngineUnsupported(f"engine does not support {what}: {message}")
+    if kind == "internal":
+        return EngineInternalError(f"engine reported an internal error on {what}: {message}")
+    return EngineProtocolError(f"engine refused {what} as a bad request: {message}")

@@ -1,0 +1,251 @@
+"""The JSON-lines stdio protocol: message encoding, card texts and strict field checks.
+
+Both ends use this module: the server (:mod:`hearts_ref.serve`) to read commands and the
+client (:mod:`hearts_ref.engines.stdio`) to read replies. The protocol itself is
+specified in ``spec/protocol/README.md``, with one JSON Schema per message.
+
+A message is one JSON object on one line, UTF-8, ending with ``\\n``:
+
+>>> encode({"seq": 3, "cmd": "play", "card": "QS"})
+b'{"seq":3,"cmd":"play","card":"QS"}\\n'
+>>> decode(b'{"seq": 3, "ok": true}\\n')
+{'seq': 3, 'ok': True}
+>>> cards_to_wire(CardSet.parse("2C QS 10H"))
+['2C', 'QS', '10H']
+>>> cards_from_wire(["qs", "TH"], field="cards")
+CardSet.parse('QS 10H')
+>>> decode(b"play QS")
+Traceback (most recent call last):
+hearts_ref.protocol.WireError: not JSON: Expecting value at column 1: 'play QS'
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from typing import Any
+
+from hearts_ref.cards import CARDS, Card, parse_card
+from hearts_ref.cardset import CardSet
+from hearts_ref.engine import Capabilities, Observation
+from hearts_ref.errors import HeartsError, InvalidCardError
+
+__all__ = [
+    "PROTOCOL_VERSION", "MAX_LINE_BYTES", "ERROR_KINDS", "COMMANDS", "PHASES", "WireError",
+    "encode", "decode", "error_reply", "require", "card_from_wire", "cards_from_wire", "cards_to_wire",
+    "observation_from_wire", "capabilities_from_wire", "shorten",
+]
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 1 << 20          # a longer line is a protocol error (client) or a bad request (server)
+
+# The kinds of a refusal ({"ok": false, "error": {"kind": ...}}).
+ERROR_KINDS = ("illegal", "bad-request", "unsupported", "internal")
+
+# The commands, in the order a game uses them; each names the fields it carries.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "hello": ("protocol",),
+    "new_game": ("rules",),
+    "start_round": ("hands", "direction"),
+    "pass": ("seat", "cards"),
+    "legal": (),
+    "play": ("card",),
+    "observe": (),
+    "quit": (),
+}
+
+PHASES = ("pass", "play", "round-over", "game-over")
+
+CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in CARDS)
+_INDEX_OF_TEXT = {text: index for index, text in enumerate(CARD_TEXT)}
+_BIT_OF_TEXT = {text: 1 << index for index, text in enumerate(CARD_TEXT)}
+_TEXT_OF_BIT = {bit: text for text, bit in _BIT_OF_TEXT.items()}
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_loads = json.loads
+
+
+class WireError(HeartsError):
+    """A message that does not follow the protocol; the text names the field and the bad value."""
+
+
+def shorten(text: str | bytes, limit: int = 200) -> str:
+    """Return ``text`` cut to ``limit`` characters, saying how long it was (for error messages).
+
+    >>> shorten("x" * 300, 10)
+    "'xxxxxxxxxx' … (300 characters)"
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    text = text.rstrip("\n")
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r} … ({len(text)} characters)"
+
+
+def _show(value: Any) -> str:
+    """Return ``value`` as JSON text, cut to 60 characters (for error messages)."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 60 else text[:60] + " …"
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """Return ``message`` as one line of compact JSON, UTF-8, with its ``\\n``."""
+    return (_dumps(message) + "\n").encode("utf-8")
+
+
+def decode(line: bytes | str) -> dict[str, Any]:
+    """Return the JSON object on ``line``; raise :class:`WireError` naming the problem and the line."""
+    try:
+        text = line.decode("utf-8") if type(line) is bytes else line
+    except UnicodeDecodeError as error:
+        raise WireError(f"not UTF-8 ({error.reason} at byte {error.start}): {shorten(line)}") from None
+    try:
+        message = _loads(text)
+    except ValueError as error:
+        reason = getattr(error, "msg", str(error))
+        where = f" at column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
+        raise WireError(f"not JSON: {reason}{where}: {shorten(text)}") from None
+    if not isinstance(message, dict):
+        raise WireError(f"a message must be a JSON object, got {type(message).__name__}: {shorten(text)}")
+    return message
+
+
+def error_reply(seq: int | None, kind: str, message: str, rule: str | None = None) -> dict[str, Any]:
+    """Return the refusal ``{"seq", "ok": false, "error": {"kind", "message", "rule"?}}``."""
+    error: dict[str, Any] = {"kind": kind, "message": message}
+    if rule:
+        error["rule"] = rule
+    return {"seq": seq, "ok": False, "error": error}
+
+
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list", dict: "an object"}
+
+
+def require(message: dict[str, Any], name: str, kind: type, *, where: str = "") -> Any:
+    """Return ``message[name]``, checking that it is there and of type ``kind`` (no bools for ints).
+
+    >>> require({"seat": "1"}, "seat", int)
+    Traceback (most recent call last):
+    hearts_ref.protocol.WireError: 'seat' must be an integer, got "1"
+    """
+    label = f"{where}.{name}" if where else name
+    if name not in message:
+        raise WireError(f"missing {label!r}")
+    value = message[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise WireError(f"{label!r} must be {_TYPE_NAMES.get(kind, kind.__name__)}, got {_show(value)}")
+    return value
+
+
+def card_from_wire(value: Any, *, field: str) -> Card:
+    """Return the card written as ``value`` ("QS", "10H"; also "TH", lower case, glyphs)."""
+    index = _INDEX_OF_TEXT.get(value) if isinstance(value, str) else None
+    if index is not None:
+        return CARDS[index]
+    try:
+        return parse_card(value)
+    except InvalidCardError as error:
+        raise WireError(f"{field!r}: {error}") from None
+
+
+def cards_from_wire(value: Any, *, field: str) -> CardSet:
+    """Return the set of the cards in the list ``value``; a card written twice is an error."""
+    if type(value) is list:
+        try:   # the common case: canonical texts; the popcount is short exactly when a card repeats
+            mask = sum(map(_BIT_OF_TEXT.__getitem__, value))
+            if mask.bit_count() == len(value):
+                return CardSet.from_mask(mask)
+        except (KeyError, TypeError):
+            pass
+    if not isinstance(value, list):
+        raise WireError(f"{field!r} must be a list of cards such as [\"2C\", \"QS\"], got {_show(value)}")
+    mask = 0
+    get = _INDEX_OF_TEXT.get
+    for text in value:
+        index = get(text) if isinstance(text, str) else None
+        if index is None:
+            index = card_from_wire(text, field=field).index
+        bit = 1 << index
+        if mask & bit:
+            raise WireError(f"{field!r}: card {CARD_TEXT[index]} appears twice")
+        mask |= bit
+    return CardSet.from_mask(mask)
+
+
+def cards_to_wire(cards: CardSet) -> list[str]:
+    """Return the texts of ``cards``, in card order (clubs, diamonds, spades, hearts; 2 up to A)."""
+    texts = []
+    mask = cards.mask
+    while mask:
+        low = mask & -mask
+        texts.append(_TEXT_OF_BIT[low])
+        mask ^= low
+    return texts
+
+
+_OBSERVATION_FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores",
+                       "totals", "game_over", "winners")
+_observation_fields = operator.itemgetter(*_OBSERVATION_FIELDS)
+_PHASES = frozenset(PHASES)
+_INT = frozenset({int})
+
+
+def _numbers(value: Any, name: str) -> tuple[int, ...]:
+    """Return the list of integers ``value`` as a tuple (``true`` is not a number here)."""
+    if type(value) is list and set(map(type, value)) <= _INT:
+        return tuple(value)
+    raise WireError(f"'observation.{name}' must be a list of integers, got {_show(value)}")
+
+
+def observation_from_wire(data: Any) -> Observation:
+    """Return the :class:`Observation` in ``data``, checking every field's type strictly.
+
+    Nothing is coerced (``"hearts_broken": "yes"`` is an error, not ``True``), so that the
+    runner compares what the engine said. Trick cards are written back canonically.
+    Fields beyond the nine of the protocol are ignored.
+
+    >>> reply = {"phase": "play", "to_move": 1, "trick": ["2c"], "hearts_broken": False,
+    ...          "points_taken": [0, 0, 0, 0], "round_scores": None, "totals": [0, 0, 0, 0],
+    ...          "game_over": False, "winners": []}
+    >>> observation_from_wire(reply).trick
+    ('2C',)
+    >>> observation_from_wire(reply | {"game_over": 0})
+    Traceback (most recent call last):
+    hearts_ref.protocol.WireError: 'observation.game_over' must be true or false, got 0
+    """
+    if type(data) is not dict:
+        raise WireError(f"'observation' must be an object, got {_show(data)}")
+    try:
+        phase, to_move, trick, broken, points, scores, totals, over, winners = _observation_fields(data)
+    except KeyError as error:
+        raise WireError(f"missing 'observation.{error.args[0]}'") from None
+    if phase not in _PHASES or type(phase) is not str:
+        raise WireError(f"'observation.phase' must be one of {', '.join(PHASES)}, got {_show(phase)}")
+    if to_move is not None and type(to_move) is not int:
+        raise WireError(f"'observation.to_move' must be a seat number or null, got {_show(to_move)}")
+    if type(trick) is not list:
+        raise WireError(f"'observation.trick' must be a list of cards, got {_show(trick)}")
+    texts = tuple(text if type(text) is str and text in _INDEX_OF_TEXT else CARD_TEXT[card_from_wire(text, field="observation.trick").index]
+                  for text in trick)
+    for name, value in (("hearts_broken", broken), ("game_over", over)):
+        if type(value) is not bool:
+            raise WireError(f"'observation.{name}' must be true or false, got {_show(value)}")
+    return Observation(phase, to_move, texts, broken, _numbers(points, "points_taken"),
+                       None if scores is None else _numbers(scores, "round_scores"),
+                       _numbers(totals, "totals"), over, _numbers(winners, "winners"))
+
+
+def capabilities_from_wire(data: Any) -> Capabilities:
+    """Return the :class:`Capabilities` in a hello reply, checking the types of its fields."""
+    if not isinstance(data, dict):
+        raise WireError(f"'capabilities' must be an object, got {_show(data)}")
+    for name in ("multi_round", "passing"):
+        if name in data:
+            require(data, name, bool, where="capabilities")
+    unsupported = data.get("unsupported", {})
+    if not isinstance(unsupported, dict) or not all(isinstance(v, list) for v in unsupported.values()):
+        raise WireError("'capabilities.unsupported' must map variant parameters to lists of values")
+    deviations = data.get("known_deviations", [])
+    if not isinstance(deviations, list) or not all(isinstance(v, str) for v in deviations):
+        raise WireError("'capabilities.known_deviations' must be a list of strings")
+    return Capabilities.from_dict(data)

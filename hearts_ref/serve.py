@@ -1,0 +1,176 @@
+"""The server side of the stdio protocol: any in-process :class:`Engine` answering JSON lines.
+
+``hearts-ref serve`` runs :func:`serve` with the reference engine; ``--engine
+python:module:attr`` serves another Python engine. Every line read gets exactly one
+reply line; a malformed line or an unknown command gets a ``bad-request`` reply
+naming the problem, and the server keeps going. See ``spec/protocol/README.md``.
+
+>>> server = Server(ReferenceEngine())
+>>> server.answer(b'{"seq": 0, "cmd": "hello", "protocol": 1}')["name"]
+'hearts-ref'
+>>> server.answer(b'{"seq": 1, "cmd": "deal"}')["error"]["message"]
+"unknown command 'deal'; known: hello, new_game, start_round, pass, legal, play, observe, quit"
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
+from hearts_ref.errors import IllegalPlayError, RulesError
+from hearts_ref.protocol import (
+    COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, card_from_wire, cards_from_wire, cards_to_wire,
+    decode, encode, error_reply, require,
+)
+from hearts_ref.variants import PASS_DIRECTIONS, Rules
+
+__all__ = ["Server", "serve"]
+
+
+class _Unsupported(Exception):
+    """A request the engine understands but cannot play (a protocol version, a variant)."""
+
+
+class Server:
+    """Answers protocol messages by calling ``engine``; :attr:`done` turns true after ``quit``."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.done = False
+        self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "hello": self._hello, "new_game": self._new_game, "start_round": self._start_round,
+            "pass": self._pass, "legal": self._legal, "play": self._play, "observe": self._observe,
+            "quit": self._quit,
+        }
+        assert tuple(self._handlers) == tuple(COMMANDS), "one handler per command, in spec order"
+
+    def answer(self, line: bytes | str) -> dict[str, Any]:
+        """Return the reply to one line: ``{"seq", "ok": true, ...}`` or a refusal; never raises."""
+        try:
+            request = decode(line)
+        except WireError as error:
+            return error_reply(None, "bad-request", str(error))
+        seq = request.get("seq")
+        if type(seq) is not int:
+            return error_reply(None, "bad-request", "missing 'seq': every command carries an integer 'seq'"
+                               if seq is None else f"'seq' must be an integer, got {seq!r}")
+        command = request.get("cmd")
+        handler = self._handlers.get(command) if isinstance(command, str) else None
+        if handler is None:
+            return error_reply(seq, "bad-request", "missing 'cmd'" if command is None else
+                               f"unknown command {command!r}; known: {', '.join(COMMANDS)}")
+        try:
+            return {"seq": seq, "ok": True, **handler(request)}
+        except WireError as error:
+            return error_reply(seq, "bad-request", f"{command}: {error}")
+        except EngineRejection as error:
+            return error_reply(seq, "illegal", error.reason, error.rule_id)
+        except IllegalPlayError as error:     # an engine that raises the reference's own error type
+            return error_reply(seq, "illegal", str(error), error.rule_id)
+        except _Unsupported as error:
+            return error_reply(seq, "unsupported", str(error))
+        except Exception as error:            # the engine's own bug: report it, keep serving
+            traceback.print_exc(file=sys.stderr)
+            return error_reply(seq, "internal", f"{command}: {type(error).__name__}: {error}")
+
+    # One handler per command; each returns the fields of the reply after "seq" and "ok". --------
+
+    def _hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        version = require(request, "protocol", int)
+        if version != PROTOCOL_VERSION:
+            raise _Unsupported(f"protocol {version} is not supported; this engine speaks {PROTOCOL_VERSION}")
+        engine = self.engine
+        return {"protocol": PROTOCOL_VERSION, "name": str(engine.name), "version": str(engine.version),
+                "capabilities": engine.capabilities().to_dict()}
+
+    def _new_game(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            rules = Rules.from_dict(require(request, "rules", dict))
+        except RulesError as error:
+            raise WireError(f"rules: {error}") from None
+        reason = self.engine.capabilities().cannot_play(rules)
+        if reason:
+            raise _Unsupported(reason)
+        self.engine.new_game(rules)
+        return self._step()
+
+    def _start_round(self, request: dict[str, Any]) -> dict[str, Any]:
+        hands = require(request, "hands", list)
+        cards = [cards_from_wire(hand, field=f"hands[{seat}]") for seat, hand in enumerate(hands)]
+        direction = require(request, "direction", str)
+        if direction not in PASS_DIRECTIONS:
+            raise WireError(f"'direction' must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
+        self.engine.start_round(cards, direction)
+        return self._step()
+
+    def _pass(self, request: dict[str, Any]) -> dict[str, Any]:
+        seat = require(request, "seat", int)
+        self.engine.pass_cards(seat, cards_from_wire(require(request, "cards", list), field="cards"))
+        return self._step()
+
+    def _legal(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"legal": cards_to_wire(self.engine.legal_plays())}
+
+    def _play(self, request: dict[str, Any]) -> dict[str, Any]:
+        if "card" not in request:
+            raise WireError("missing 'card'")
+        self.engine.play(card_from_wire(request["card"], field="card"))
+        return self._step()
+
+    def _observe(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"observation": self.engine.observe().to_dict()}
+
+    def _quit(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.done = True
+        return {}
+
+    def _step(self) -> dict[str, Any]:
+        """The observation and the next legal set, carried by every reply that changes the state."""
+        return {"observation": self.engine.observe().to_dict(), "legal": cards_to_wire(self.engine.legal_plays())}
+
+
+def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
+          *, max_line: int = MAX_LINE_BYTES) -> int:
+    """Answer the commands read from ``stdin`` on ``stdout`` until ``quit`` or end of input; return 0.
+
+    Replies are written in command order and flushed whenever no further command is
+    waiting, so a runner that sends several commands at once gets their replies at once.
+    A line longer than ``max_line`` bytes is skipped to its end and refused as a bad request.
+    """
+    server = Server(engine if engine is not None else ReferenceEngine())
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout.buffer
+    buffer = bytearray()
+    replies: list[bytes] = []
+    skipping = False                      # inside a line that is too long
+    while not server.done:
+        end = buffer.find(b"\n")
+        if end < 0:
+            if len(buffer) > max_line:
+                skipping = True
+                buffer.clear()
+            if replies:                   # nothing more to answer now: send what is ready
+                stdout.write(b"".join(replies))
+                stdout.flush()
+                replies.clear()
+            chunk = stdin.read1(1 << 16)
+            if not chunk:
+                if buffer and not skipping:   # a last line without its newline still gets a reply
+                    replies.append(encode(server.answer(bytes(buffer))))
+                break
+            buffer += chunk
+            continue
+        line = bytes(buffer[:end + 1])
+        del buffer[:end + 1]
+        if skipping or len(line) > max_line:
+            skipping = False
+            replies.append(encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes")))
+        else:
+            replies.append(encode(server.answer(line)))
+    if replies:
+        stdout.write(b"".join(replies))
+        stdout.flush()
+    return 0
