@@ -15,6 +15,7 @@ hearts_ref.errors.RecordError: x.json: (top level): 'version' is a required prop
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -25,7 +26,7 @@ import jsonschema
 from hearts_ref.errors import RecordError
 from hearts_ref.spec import spec_dir
 
-__all__ = ["read_json", "check_schema", "json_path", "load_schema", "MAX_INPUT_BYTES"]
+__all__ = ["read_json", "check_schema", "json_path", "load_schema", "JsonReader", "json_kind", "MAX_INPUT_BYTES"]
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024   # no record or vector file comes near this
 
@@ -101,3 +102,71 @@ def check_schema(data: Any, schema_name: str, *, where: str = "") -> None:
     message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
     schema_path = "/".join(str(p) for p in error.absolute_schema_path)
     raise RecordError(f"{json_path(error.absolute_path)}: {message} (schema: {schema_path})", where=where)
+
+
+def json_kind(value: Any) -> str:
+    """Return the JSON name of a value's type, for messages: ``an array``, ``null`` …"""
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+class JsonReader:
+    """Typed access to parsed JSON: each check raises :class:`RecordError` naming the JSON path and why.
+
+    >>> JsonReader("x.json").integer(True, "rounds[0].dealer")
+    Traceback (most recent call last):
+    hearts_ref.errors.RecordError: x.json: rounds[0].dealer: expected a whole number, got a boolean
+    """
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def error(self, path: str, why: str) -> RecordError:
+        path = path or "(top level)"
+        return RecordError(why, where=f"{self.where}: {path}" if self.where else path)
+
+    def object(self, value: Any, path: str, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+        if not isinstance(value, dict):
+            raise self.error(path, f"expected an object, got {json_kind(value)}")
+        for key in required:
+            if key not in value:
+                raise self.error(path, f"{key!r} is required")
+        for key in value:
+            if key not in required and key not in optional:
+                raise self.error(path, f"unknown field {key[:40]!r}")
+        return value
+
+    def array(self, value: Any, path: str, *, least: int = 0, most: int | None = None) -> list:
+        if not isinstance(value, list):
+            raise self.error(path, f"expected an array, got {json_kind(value)}")
+        if len(value) < least or (most is not None and len(value) > most):
+            bound = f"{least} to {most}" if most is not None else f"at least {least}"
+            raise self.error(path, f"{len(value)} items; expected {bound}")
+        return value
+
+    def text(self, value: Any, path: str, *, pattern: re.Pattern | None = None, choices: tuple = ()) -> str:
+        if not isinstance(value, str):
+            raise self.error(path, f"expected a string, got {json_kind(value)}")
+        if pattern is not None and not pattern.match(value):
+            raise self.error(path, f"{value[:80]!r} does not match {pattern.pattern}")
+        if choices and value not in choices:
+            raise self.error(path, f"{value[:80]!r} is not one of {', '.join(map(str, choices))}")
+        return value
+
+    def integer(self, value: Any, path: str, *, least: int | None = None, most: int | None = None) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.error(path, f"expected a whole number, got {json_kind(value)}")
+        if (least is not None and value < least) or (most is not None and value > most):
+            shown = str(value) if abs(value) < 10**12 else f"a {len(str(abs(value)))}-digit number"
+            raise self.error(path, f"{shown} is out of range ({least} to {most})")
+        return value
+
+    def boolean(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.error(path, f"expected true or false, got {json_kind(value)}")
+        return value
+
+    def integers(self, value: Any, path: str) -> tuple[int, ...]:
+        return tuple(self.integer(v, f"{path}[{k}]") for k, v in enumerate(self.array(value, path)))

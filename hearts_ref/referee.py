@@ -100,10 +100,13 @@ class FileReport:
 
 
 def referee_file(path: str | Path) -> FileReport:
-    """Return the report for the record file at ``path``; never raises for bad input."""
+    """Return the report for the record file at ``path``; never raises for bad input.
+
+    The file is checked against the JSON Schema too, so a malformed file names the schema rule.
+    """
     name = str(path)
     try:
-        record = read_record(Path(path), where=name)
+        record = read_record(Path(path), where=name, validate_schema=True)
     except RecordError as error:
         return FileReport(name, "malformed", error=str(error).removeprefix(f"{name}: "))
     verdict = referee(record)

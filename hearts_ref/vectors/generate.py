@@ -8,6 +8,8 @@ Layout (paths under the output folder):
 - ``edge.json``: the edge cases;
 - ``games/<preset>.json``: whole random games under each sound preset.
 
+and the perft deals, one file each, in ``spec/perft/<name>.json``.
+
 >>> print(dumps_vectors("Demo", []), end="")
 {"format": "hearts-ref-vectors", "version": 1, "suite": "1.0.0", "title": "Demo", "cases": []}
 """
@@ -19,16 +21,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hearts_ref.perft import PerftDeal
 from hearts_ref.spec import load_rules, spec_dir
 from hearts_ref.vectors.cases_edge import edge_cases, game_cases
 from hearts_ref.vectors.cases_examples import example_cases
 from hearts_ref.vectors.cases_play import CHAPTERS
 from hearts_ref.vectors.cases_score import end_cases, scoring_cases
 from hearts_ref.vectors.model import FORMAT_VERSION, SUITE_VERSION, VECTORS_FORMAT, Case
+from hearts_ref.vectors.perft_deals import counted, perft_deals
 
-__all__ = ["suite_files", "dumps_vectors", "format_json", "write_suite", "all_cases"]
+__all__ = ["suite_files", "dumps_vectors", "format_json", "write_suite", "all_cases", "write_perft", "dumps_perft"]
 
-_INLINE_KEYS = {"variant", "expect", "result", "final", "rule_ids", "values", "counts"}
+_INLINE_KEYS = {"variant", "expect", "result", "final", "rule_ids", "counts", "divide"}
 _WIDTH = 110
 
 
@@ -98,5 +102,27 @@ def write_suite(out: Path | None = None, *, progress: Callable[[str], None] | No
         if progress:
             progress(f"{path}: {len(cases)} cases")
     for stale in sorted(set(out.rglob("*.json")) - set(written)):
+        stale.unlink()
+    return written
+
+
+def dumps_perft(deal: PerftDeal) -> str:
+    """Return the text of one perft file."""
+    return format_json(deal.to_json()) + "\n"
+
+
+def write_perft(out: Path | None = None, *, progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write one file per perft deal, with its counts, under ``out`` (``spec/perft/`` by default)."""
+    out = out or spec_dir() / "perft"
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for deal in perft_deals():
+        path = out / f"{deal.name}.json"
+        full = counted(deal)
+        path.write_text(dumps_perft(full), encoding="utf-8", newline="\n")
+        written.append(path)
+        if progress:
+            progress(f"{path}: depth {len(full.counts)}, {full.counts[-1]} sequences")
+    for stale in sorted(set(out.glob("*.json")) - set(written)):
         stale.unlink()
     return written

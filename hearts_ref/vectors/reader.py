@@ -23,7 +23,7 @@ from typing import Any
 
 from hearts_ref.cardset import CardSet
 from hearts_ref.errors import RecordError
-from hearts_ref.reading import check_schema, read_json
+from hearts_ref.reading import JsonReader, check_schema, json_kind, read_json
 from hearts_ref.record_reader import parse_cards, rules_from_json
 from hearts_ref.spec import load_rules, spec_dir
 from hearts_ref.vectors.model import (
@@ -94,55 +94,12 @@ def cases_from_json(data: Any, *, where: str = "", validate_schema: bool = False
     return [read.case(item, f"cases[{i}]") for i, item in enumerate(cases)]
 
 
-class _Reader:
-    """Typed access to JSON values, each failure a RecordError naming the JSON path."""
+class _Reader(JsonReader):
+    """The vector file's parts, each checked as ``spec/vectors.schema.json`` says, plus cards, rules and seats."""
 
     def __init__(self, where: str):
-        self.where = where
+        super().__init__(where)
         self.known = load_rules()
-
-    def error(self, path: str, why: str) -> RecordError:
-        return RecordError(why, where=f"{self.where}: {path or '(top level)'}" if self.where else path or "(top level)")
-
-    # Values -------------------------------------------------------------------------------
-
-    def object(self, value: Any, path: str, *, required: tuple[str, ...], optional: tuple[str, ...]) -> dict:
-        if not isinstance(value, dict):
-            raise self.error(path, f"expected an object, got {_kind(value)}")
-        for key in required:
-            if key not in value:
-                raise self.error(path, f"{key!r} is required")
-        for key in value:
-            if key not in required and key not in optional:
-                raise self.error(path, f"unknown field {key!r}")
-        return value
-
-    def array(self, value: Any, path: str, *, most: int | None = None, least: int = 0) -> list:
-        if not isinstance(value, list):
-            raise self.error(path, f"expected an array, got {_kind(value)}")
-        if len(value) < least or (most is not None and len(value) > most):
-            bound = f"{least} to {most}" if most is not None else f"at least {least}"
-            raise self.error(path, f"{len(value)} items; expected {bound}")
-        return value
-
-    def text(self, value: Any, path: str, *, pattern: re.Pattern | None = None, choices: tuple = ()) -> str:
-        if not isinstance(value, str):
-            raise self.error(path, f"expected a string, got {_kind(value)}")
-        if pattern is not None and not pattern.match(value):
-            raise self.error(path, f"{value[:80]!r} does not match {pattern.pattern}")
-        if choices and value not in choices:
-            raise self.error(path, f"{value[:80]!r} is not one of {', '.join(choices)}")
-        return value
-
-    def integer(self, value: Any, path: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(path, f"expected a whole number, got {_kind(value)}")
-        return value
-
-    def boolean(self, value: Any, path: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.error(path, f"expected true or false, got {_kind(value)}")
-        return value
 
     def seat(self, value: Any, path: str, players: int) -> int:
         seat = self.integer(value, path)
@@ -186,7 +143,7 @@ class _Reader:
                 self.text(value_, f"{path}.{key}")
         variant = item["variant"]
         if not isinstance(variant, dict):
-            raise self.error(f"{path}.variant", f"expected an object, got {_kind(variant)}")
+            raise self.error(f"{path}.variant", f"expected an object, got {json_kind(variant)}")
         values = dict(variant)
         if preset is not None:
             values.setdefault("preset", preset)
@@ -261,10 +218,3 @@ class _Reader:
         return FinalExpect(self.seat_values(item["totals"], f"{path}.totals", players),
                            self.boolean(item["game_over"], f"{path}.game_over"), winners)
 
-
-def _kind(value: Any) -> str:
-    """The JSON name of a value's type, for messages."""
-    if value is None:
-        return "null"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array",
-            dict: "an object"}.get(type(value), type(value).__name__)
