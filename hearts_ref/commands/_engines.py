@@ -24,7 +24,9 @@ def load_engine(spec: str) -> Engine:
         target = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:
         raise HeartsError(f"engine {spec!r}: {error}") from None
-    engine = target() if callable(target) and not isinstance(target, Engine) else target
+    # a class, or a factory function, makes the engine; an object is the engine
+    engine = target() if isinstance(target, type) or (callable(target) and not isinstance(target, Engine)) \
+        else target
     if not isinstance(engine, Engine):
         raise HeartsError(f"engine {spec!r}: {type(engine).__name__} does not offer the Engine interface "
                           "(capabilities, new_game, start_round, pass_cards, legal_plays, play, observe)")

@@ -109,7 +109,7 @@ def run_case(engine: Engine, case: Case) -> CaseResult:
         capabilities = engine.capabilities()
         reason = _skip_reason(capabilities, case)
     except Exception as error:   # an engine's own bug: judged, not propagated
-        return result("failed", failure=Failure(1, None, "capabilities", "engine-error", "capabilities",
+        return result("failed", failure=Failure(1, None, "capabilities()", "engine-error", "no error",
                                                 f"{type(error).__name__}: {error}", ()))
     if reason:
         return result("skipped", reason)
