@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from hearts_ref.cards import Card, parse_card
 from hearts_ref.cardset import CardSet
-from hearts_ref.errors import RecordError, RulesError
+from hearts_ref.errors import RulesError
 from hearts_ref.reading import JsonReader, check_schema, json_kind, read_json
 from hearts_ref.variants import Rules
 

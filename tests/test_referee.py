@@ -74,7 +74,9 @@ def test_trick_order_a_play_out_of_turn():
         trick = data["rounds"][0]["tricks"][3]
         trick["cards"][1], trick["cards"][2] = trick["cards"][2], trick["cards"][1]
     first = judge(changed(edit))[0]
-    assert first.rule_id in ("TRICK-ORDER", "FOLLOW-SUIT") and first.where.startswith("rounds[0].tricks[3].cards[")
+    trick = GAME["rounds"][0]["tricks"][3]
+    assert (first.rule_id, first.where) == ("TRICK-ORDER", "rounds[0].tricks[3].cards[1]")
+    assert first.card == trick["cards"][2] and first.seat == (trick["leader"] + 1) % 4
 
 
 @pytest.mark.parametrize("k, rule", [(0, "LEAD-OPEN"), (5, "LEAD-WINNER")])

@@ -18,7 +18,6 @@ from hearts_ref.errors import RecordError
 from hearts_ref.spec import load_rules
 from hearts_ref.vectors.reader import default_vectors_dir, load_vectors, read_vector_file
 from hearts_ref.vectors.runner import run_case, run_vectors, summarize, unaccounted
-from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = load_vectors()

@@ -38,8 +38,8 @@ def expect_after(game: Game, *, closed_trick: bool) -> Expect:
         last = game.results[-1]
         return Expect("game-over" if game.over else "round-over", None, trick_winner=last.tricks[-1].winner,
                       points_taken=last.score.points)
-    if state.phase == "pass":
-        return Expect("pass", state.to_move)
+    if state.phase == "pass":   # PASS-SIMULTANEOUS: every seat chooses at once, nobody is "to move"
+        return Expect("pass", None)
     winner = state.tricks[-1].winner if closed_trick else None
     return Expect("play", state.to_move, state.legal_plays(), state.hearts_broken, winner,
                   state.points_taken() if closed_trick else None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.deals import deal
 from hearts_ref.variants import Rules
@@ -42,7 +43,8 @@ def setup_cases() -> list[Case]:
         rules = Rules(players=players, pass_cycle="left-right-none")
         removed = " ".join(card.glyph for card in rules.removed_cards)
         b = play_case(f"players-count.{players}-players", f"With {players} players the deck loses {removed}; each "
-                      f"seat holds {rules.hand_size} cards, {opener[0]}{'♣'} opens and the round has {rules.hand_size} tricks.",
+                      f"seat holds {rules.hand_size} cards, {Card.parse(opener).glyph} opens and the round has "
+                      f"{rules.hand_size} tricks.",
                       ["PLAYERS-COUNT", "DECK-REMOVED", "DEAL-HANDS"], preset="seed002", players=players,
                       pass_cycle="left-right-none")
         b.deal(deal(b.rules, seed=f"vector:{players}-players")).check(legal=opener).play_out()
