@@ -63,7 +63,8 @@ def read_json(source: str | bytes | Path, *, where: str = "") -> Any:
     except RecursionError:
         raise RecordError("not valid JSON (nested too deeply to read)", where=where) from None
     except ValueError as error:   # NaN, Infinity, or an integer too long to convert
-        raise RecordError(f"not valid JSON ({error})", where=where) from None
+        why = "a number too long to read" if "integer string conversion" in str(error) else str(error)
+        raise RecordError(f"not valid JSON ({why})", where=where) from None
 
 
 def json_path(parts: Iterable[str | int]) -> str:

@@ -11,7 +11,7 @@ import argparse
 import sys
 import time
 
-from hearts_ref.commands._engines import ENGINE_HELP, load_engine
+from hearts_ref.commands._engines import load_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.perft import divide, divide_engine, load_perft, perft, perft_engine, perft_names
 
@@ -25,7 +25,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="plays from the first lead (default: the deepest count in the file)")
     parser.add_argument("--divide", action="store_true", help="also print the count per first play")
     parser.add_argument("--engine", default=None, metavar="SPEC",
-                        help=ENGINE_HELP + "; counted through the Engine interface by replaying prefixes (slow)")
+                        help="count through an engine instead of the reference's own states: 'reference' or "
+                             "MODULE:ATTR (an Engine, or a class or function returning one); each position is "
+                             "reached by replaying its plays, so this is slow")
     parser.add_argument("--list", action="store_true", help="list the deals of spec/perft/ and their depths")
     parser.epilog = "exit codes: 0 the count matches the file (or the file has none), 1 it differs, 2 bad input"
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Engine, EngineRejection, Observation
+from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.vectors.attribution import legal_set_rules, named_rule, step_rules
 from hearts_ref.vectors.model import Case, RoundCase, Step
@@ -161,8 +162,10 @@ def _replay(engine: Engine, case: Case, single_round: bool) -> Failure | None:
             if round_case.rejected_by is not None:
                 _rejected_deal(engine, round_case, number)
                 return None
-            _call(engine.start_round, round_case.hands, round_case.direction, where=(number, None, f"deal of round {number}"))
-            shadow = shadow.deal_round(round_case.hands, direction=round_case.direction)
+            where = (number, None, f"deal of round {number}")
+            _call(engine.start_round, round_case.hands, round_case.direction, where=where)
+            shadow = _on_reference(lambda: shadow.deal_round(round_case.hands, direction=round_case.direction),
+                                   where)
             for index, step in enumerate(round_case.steps):
                 shadow = _step(engine, shadow, step, number, index, single_round)
             _round_end(engine, round_case, number)
@@ -245,9 +248,19 @@ def _step(engine: Engine, shadow: Game, step: Step, number: int, index: int, sin
     except Exception as error:
         raise _Stop(Failure(*where, "engine-error", "no error", f"{type(error).__name__}: {error}",
                             step_rules(shadow, step))) from None
-    after = _apply_shadow(shadow, step)
+    after = _on_reference(lambda: _apply_shadow(shadow, step), where)
     _compare_step(engine, shadow, after, step, where, single_round)
     return after
+
+
+def _on_reference(action: Callable[[], Game], where: tuple[int, int | None, str]) -> Game:
+    """Replay a step of the case on the reference; a case the reference itself refuses is reported, not raised."""
+    try:
+        return action()
+    except HeartsError as error:
+        raise _Stop(Failure(*where, "case", "a step the rules allow", f"the reference refuses it: {error}",
+                            named_rule(EngineRejection(str(error))),
+                            "the case is not valid for these rules (a damaged vector file?)")) from None
 
 
 def _compare_step(engine: Engine, before: Game, after: Game, step: Step, where: tuple[int, int | None, str],
