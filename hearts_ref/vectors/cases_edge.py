@@ -59,8 +59,8 @@ def _moon_edges() -> list[Case]:
     b.deal(fill_deal(rules, {0: "AC KC QC KD QD JD AS KS QS AH KH QH JH", 2: "AD"}, voids={3: "D"}))
     cases.append(b.play_out(points=(25, 0, 1, 0), owners={"QS": 0}).check(moon=None).build())
     b = play_case("edge.moon-with-jack-of-diamonds", "With the J♦ bonus seat 0 shoots the moon and takes the J♦ "
-                  "as well: it scores 0 - 10 and every other seat 26.", ["SCORE-MOON", "SCORE-JACK"], kind="edge",
-                  jd_bonus=True)
+                  "as well: it scores -10 (0 for the moon, -10 for the J♦) and every other seat 26.",
+                  ["SCORE-MOON", "SCORE-JACK"], kind="edge", jd_bonus=True)
     cases.append(b.deal(moon_deal(b.rules)).play_out(points=(26, 0, 0, 0), owners={"JD": 0}).check(moon=0).build())
     b = play_case("edge.moon-past-threshold", "Seat 0 shoots the moon four rounds running: the fourth moon pushes "
                   "the others from 78 to 104, the game ends and seat 0 wins on 0.",
