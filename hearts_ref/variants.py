@@ -45,7 +45,8 @@ class Parameter:
                     and value >= (self.minimum or 0))
         if self.values is bool:
             return isinstance(value, bool)
-        return value in self.values
+        # the same type as well: 4.0 or True is not the player count 4 (JSON input may carry either)
+        return any(value == allowed and type(value) is type(allowed) for allowed in self.values)
 
     def describe_allowed(self) -> str:
         if self.values is int:

@@ -1,15 +1,62 @@
-"""``hearts-ref perft``: not available yet."""
+"""``hearts-ref perft DEAL --depth N [--divide]``: count the legal play sequences from a fixed deal.
+
+DEAL is the name of a deal of ``spec/perft/`` (``hearts-ref perft --list``) or the path of a perft
+file. Prints the count at depth N (plays from the first lead) and, with ``--divide``, the count
+per first play. When the file records the count for that depth, a difference exits 1.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+
+from hearts_ref.commands._engines import load_engine
+from hearts_ref.errors import HeartsError
+from hearts_ref.perft import divide, divide_engine, load_perft, perft, perft_engine, perft_names
+
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("deal", nargs="?", metavar="DEAL",
+                        help="a deal name of spec/perft/ (see --list) or the path of a perft file")
+    parser.add_argument("--depth", type=int, default=None, metavar="N",
+                        help="plays from the first lead (default: the deepest count in the file)")
+    parser.add_argument("--divide", action="store_true", help="also print the count per first play")
+    parser.add_argument("--engine", default=None, metavar="SPEC",
+                        help="count through an engine instead of the reference's own states: 'reference' or "
+                             "MODULE:ATTR (an Engine, or a class or function returning one); each position is "
+                             "reached by replaying its plays, so this is slow")
+    parser.add_argument("--list", action="store_true", help="list the deals of spec/perft/ and their depths")
+    parser.epilog = "exit codes: 0 the count matches the file (or the file has none), 1 it differs, 2 bad input"
 
 
 def run(args: argparse.Namespace) -> int:
-    print("hearts-ref perft: not available yet", file=sys.stderr)
-    return 2
+    if args.list:
+        for name in perft_names():
+            deal = load_perft(name)
+            print(f"{name:<16} depth 1..{len(deal.counts):<3} {deal.description}")
+        return 0
+    if not args.deal:
+        raise HeartsError("give a DEAL (a name of spec/perft/ or a perft file), or --list")
+    deal = load_perft(args.deal)
+    depth = args.depth if args.depth is not None else len(deal.counts)
+    if depth < 1:
+        raise HeartsError(f"--depth must be at least 1, not {depth}")
+    engine = load_engine(args.engine) if args.engine else None
+    start = time.perf_counter()
+    if args.divide:
+        counts = (divide_engine(engine, deal.rules, deal.hands, depth) if engine
+                  else divide(deal.start(), depth))
+        for card, count in counts.items():
+            print(f"{card}: {count}")
+        total = sum(counts.values())
+    else:
+        total = perft_engine(engine, deal.rules, deal.hands, depth) if engine else perft(deal.start(), depth)
+    elapsed = time.perf_counter() - start
+    expected = deal.counts[depth - 1] if depth <= len(deal.counts) else None
+    verdict = "" if expected is None else (" (as recorded)" if expected == total else f" (recorded: {expected})")
+    print(f"perft {deal.name} depth {depth}: {total}{verdict}")
+    print(f"{elapsed:.3f} s, {total / elapsed if elapsed else 0:.0f} sequences/s", file=sys.stderr)
+    return 1 if expected is not None and expected != total else 0

@@ -1,15 +1,46 @@
-"""``hearts-ref referee``: not available yet."""
+"""``hearts-ref referee RECORD.json ...``: check recorded games (spec/record.schema.json) against the rules.
+
+For each file: ``valid``, or the first illegal step (rule ID, seat, card, the legal set and
+the trick so far) and every wrong derived field (trick winner, points, scores, totals,
+winners) with its rule ID. Exit 0 when every file is valid, 1 when a record breaks a rule,
+2 when a file is malformed (JSON line and column, or the schema path); the worst wins.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
+import json
+
+from hearts_ref.referee import FileReport, exit_code, referee_file
+
+__all__ = ["configure", "run", "report_text"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("records", nargs="+", metavar="RECORD.json",
+                        help="game records to check (the format of 'hearts-ref play --json')")
+    parser.add_argument("--json", action="store_true", help="print one JSON report for all files")
+    parser.epilog = "exit codes: 0 all valid, 1 a record breaks a rule, 2 a file is malformed"
+
+
+def report_text(report: FileReport) -> list[str]:
+    """Return the lines that describe one file's outcome."""
+    if report.status == "malformed":
+        return [f"{report.path}: malformed: {report.error}"]
+    verdict = report.verdict
+    assert verdict is not None
+    if verdict.valid:
+        return [f"{report.path}: valid ({verdict.rounds} round{'s' if verdict.rounds != 1 else ''})"]
+    return [f"{report.path}: {finding.text()}" for finding in verdict.findings]
 
 
 def run(args: argparse.Namespace) -> int:
-    print("hearts-ref referee: not available yet", file=sys.stderr)
-    return 2
+    reports = [referee_file(path) for path in args.records]
+    if args.json:
+        print(json.dumps([{"path": r.path, "status": r.status, "error": r.error,
+                           "findings": [f.to_dict() for f in r.verdict.findings] if r.verdict else []}
+                          for r in reports], indent=1, ensure_ascii=False))
+    else:
+        for report in reports:
+            print("\n".join(report_text(report)))
+    return exit_code(reports)

@@ -1,15 +1,92 @@
-"""``hearts-ref vectors``: not available yet."""
+"""``hearts-ref vectors``: generate the conformance vectors, or run them on an engine.
+
+``generate [--out DIR] [--perft-out DIR]`` writes the suite (``spec/vectors/``) and the perft
+files (``spec/perft/``) from the reference, byte for byte the same on every run.
+``run [--engine SPEC] [PATH ...]`` runs every case and accounts for each: passed, failed
+(first failing step, rule IDs, expected and actual), skipped (with the reason), expected-fail
+or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed or was not accounted for.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
+from pathlib import Path
+
+from hearts_ref.commands._engines import ENGINE_HELP, load_engine
+from hearts_ref.vectors.generate import write_perft, write_suite
+from hearts_ref.vectors.model import SUITE_VERSION
+from hearts_ref.vectors.reader import load_vectors
+from hearts_ref.vectors.runner import CaseResult, run_vectors, summarize, unaccounted
+
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    generate = sub.add_parser("generate", help="write the vectors and perft files from the reference",
+                              description="Write the vector suite and the perft files from the reference.")
+    generate.add_argument("--out", type=Path, default=None, metavar="DIR",
+                          help="folder of the vector files (default spec/vectors/)")
+    generate.add_argument("--perft-out", type=Path, default=None, metavar="DIR",
+                          help="folder of the perft files (default spec/perft/)")
+    generate.add_argument("--quiet", action="store_true", help="print nothing")
+    runner = sub.add_parser("run", help="run the vectors on an engine",
+                            description="Run the vectors on an engine; every case is accounted for.")
+    runner.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                        help="vector files or folders (default: the suite in spec/vectors/)")
+    runner.add_argument("--engine", default="reference", metavar="SPEC", help=ENGINE_HELP)
+    runner.add_argument("--case", action="append", default=[], metavar="TEXT",
+                        help="run only cases whose ID contains TEXT (repeatable)")
+    runner.add_argument("--verbose", action="store_true", help="print every case, passed ones too")
+    runner.add_argument("--json", action="store_true", help="print the results as JSON")
+    runner.add_argument("--validate-schema", action="store_true",
+                        help="also check the files against spec/vectors.schema.json (slower)")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("hearts-ref vectors: not available yet", file=sys.stderr)
-    return 2
+    if args.action == "generate":
+        say = (lambda text: None) if args.quiet else print
+        write_suite(args.out, progress=say)
+        write_perft(args.perft_out, progress=say)
+        return 0
+    return _run(args)
+
+
+def _line(result: CaseResult) -> str:
+    detail = result.failure.text() if result.failure else result.reason
+    return f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else "")
+
+
+def _run(args: argparse.Namespace) -> int:
+    engine = load_engine(args.engine)
+    cases = []
+    for path in args.paths or [None]:
+        cases += load_vectors(path, validate_schema=args.validate_schema)
+    if args.case:
+        cases = [c for c in cases if any(text in c.id for text in args.case)]
+    start = time.perf_counter()
+    results = run_vectors(engine, cases)
+    elapsed = time.perf_counter() - start
+    missing = unaccounted(cases, results)
+    counts = summarize(results)
+    if args.json:
+        print(json.dumps({"suite": SUITE_VERSION, "engine": getattr(engine, "name", args.engine),
+                          "summary": counts, "unaccounted": missing, "seconds": round(elapsed, 3),
+                          "results": [r.to_dict() for r in results]}, indent=1, ensure_ascii=False))
+    else:
+        for result in results:
+            if args.verbose or result.status != "passed":
+                print(_line(result))
+        for case_id in missing:
+            print(f"unaccounted     {case_id}")
+        steps = sum(c.steps for c in cases)
+        print(f"{counts['total']} cases ({steps} steps, suite {SUITE_VERSION}) on "
+              f"{getattr(engine, 'name', args.engine)}: " + ", ".join(
+                  f"{counts[s]} {s}" for s in ("passed", "failed", "skipped", "expected-fail", "unexpected-pass"))
+              + f"; {elapsed:.2f} s")
+    if missing:
+        print(f"hearts-ref vectors: {len(missing)} case(s) not accounted for", file=sys.stderr)
+    return 1 if counts["failed"] or missing else 0

@@ -1,0 +1,176 @@
+"""Reading a game record (``spec/record.schema.json``) into typed, frozen values.
+
+Reading checks the *form* only: valid JSON, the fields of the schema, known variant values,
+cards that exist and appear once per list, rounds numbered in order. Whether the game followed
+the rules is the referee's question (:mod:`hearts_ref.referee`). Every problem of form raises
+one :class:`~hearts_ref.errors.RecordError` with where (a JSON path) and why.
+
+The fields are checked by hand, as the schema says (tests hold the two together), which is
+fast; ``validate_schema=True`` first runs a JSON Schema validator too, whose message names
+the schema rule that fails.
+
+>>> from hearts_ref.records import dumps, game_record
+>>> from hearts_ref.simulate import random_game
+>>> from hearts_ref.variants import Rules
+>>> record = read_record(dumps(game_record(random_game(Rules(), seed=2))))
+>>> record.rounds[0].tricks[0].cards[0], len(record.rounds[0].hands)
+(Card.parse('2C'), 4)
+>>> read_record('{"format": "hearts-ref-game", "version": 1, "rules": {"moon": "double"}, '
+...             '"rounds": [], "totals": [], "winners": []}')
+Traceback (most recent call last):
+hearts_ref.errors.RecordError: rules.moon: 'double' is not allowed; choose one of 'add', 'subtract', 'off'
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from hearts_ref.cards import Card, parse_card
+from hearts_ref.cardset import CardSet
+from hearts_ref.errors import RulesError
+from hearts_ref.reading import JsonReader, check_schema, json_kind, read_json
+from hearts_ref.variants import Rules
+
+__all__ = ["RecordTrick", "RecordRound", "GameRecord", "read_record", "record_from_json", "parse_cards",
+           "rules_from_json", "CARD_TEXT"]
+
+CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])[CDSH]$")   # the card pattern of the schemas
+_ABSENT: Any = "absent"
+_DIRECTIONS = ("left", "right", "across", "none")
+
+
+class RecordTrick(NamedTuple):
+    """One recorded trick: the leader, the cards in play order, the winner written in the record (or None)."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None
+
+
+class RecordRound(NamedTuple):
+    """One recorded round, as written: the referee recomputes everything derived from it."""
+
+    number: int
+    dealer: int
+    direction: str
+    hands: tuple[CardSet, ...]
+    passes: tuple[CardSet, ...] | None
+    tricks: tuple[RecordTrick, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    moon: int | None | str        # the string "absent" when the record leaves it out
+
+
+class GameRecord(NamedTuple):
+    """A whole recorded game: the rules, the rounds, the totals and winners as written."""
+
+    rules: Rules
+    seed: int | str | None
+    rounds: tuple[RecordRound, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def read_record(source: str | bytes | Path, *, where: str = "", validate_schema: bool = False) -> GameRecord:
+    """Return the game record in ``source`` (a path, or the file's bytes or text).
+
+    Raises :class:`RecordError` (where and why) when it is not a well-formed record.
+    """
+    if isinstance(source, Path):
+        where = where or str(source)
+    data = read_json(source, where=where)
+    return record_from_json(data, where=where, validate_schema=validate_schema)
+
+
+def record_from_json(data: Any, *, where: str = "", validate_schema: bool = False) -> GameRecord:
+    """Return the :class:`GameRecord` of an already parsed JSON value (see :func:`read_record`)."""
+    if validate_schema:
+        check_schema(data, "record.schema.json", where=where)
+    read = JsonReader(where)
+    top = read.object(data, "", required=("format", "version", "rules", "rounds", "totals", "winners"),
+                      optional=("seed",))
+    if top["format"] != "hearts-ref-game":
+        raise read.error("format", f"{str(top['format'])[:40]!r} is not 'hearts-ref-game'")
+    if read.integer(top["version"], "version") != 1:
+        raise read.error("version", f"{top['version']} is not 1 (this reader reads record version 1)")
+    seed = top.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise read.error("seed", f"expected a number, a string or null, got {json_kind(seed)}")
+    rules = rules_from_json(top["rules"], path="rules", where=where)
+    rounds = tuple(_round(read, item, f"rounds[{i}]", i + 1)
+                   for i, item in enumerate(read.array(top["rounds"], "rounds")))
+    winners = tuple(read.integer(w, f"winners[{k}]", least=0, most=5)
+                    for k, w in enumerate(read.array(top["winners"], "winners")))
+    return GameRecord(rules, seed, rounds, read.integers(top["totals"], "totals"), winners)
+
+
+def _round(read: JsonReader, value: Any, path: str, number: int) -> RecordRound:
+    item = read.object(value, path, required=("number", "dealer", "pass_direction", "hands", "tricks", "points",
+                                              "scores"), optional=("passes", "moon"))
+    if read.integer(item["number"], f"{path}.number", least=1) != number:
+        raise read.error(f"{path}.number", f"round {item['number']} where round {number} was expected "
+                         "(rounds are numbered 1, 2, 3 … in order)")
+    dealer = read.integer(item["dealer"], f"{path}.dealer", least=0, most=5)
+    direction = read.text(item["pass_direction"], f"{path}.pass_direction", choices=_DIRECTIONS)
+    hands = tuple(parse_cards(hand, f"{path}.hands[{seat}]", read.where)
+                  for seat, hand in enumerate(read.array(item["hands"], f"{path}.hands", least=3, most=6)))
+    passes = item.get("passes")
+    if passes is not None:
+        passes = tuple(parse_cards(read.array(cards, f"{path}.passes[{seat}]", least=3, most=3),
+                                   f"{path}.passes[{seat}]", read.where)
+                       for seat, cards in enumerate(read.array(passes, f"{path}.passes")))
+    tricks = tuple(_trick(read, t, f"{path}.tricks[{k}]")
+                   for k, t in enumerate(read.array(item["tricks"], f"{path}.tricks")))
+    moon = item.get("moon", _ABSENT)
+    if moon is not _ABSENT and moon is not None:
+        read.integer(moon, f"{path}.moon")
+    return RecordRound(number, dealer, direction, hands, passes, tricks,
+                       read.integers(item["points"], f"{path}.points"),
+                       read.integers(item["scores"], f"{path}.scores"), moon)
+
+
+def _trick(read: JsonReader, value: Any, path: str) -> RecordTrick:
+    item = read.object(value, path, required=("leader", "cards"), optional=("winner",))
+    leader = read.integer(item["leader"], f"{path}.leader", least=0, most=5)
+    texts = read.array(item["cards"], f"{path}.cards", least=1, most=6)
+    cards = tuple(_card(read, text, f"{path}.cards[{k}]") for k, text in enumerate(texts))
+    winner = item.get("winner")
+    if winner is not None or "winner" in item:
+        winner = read.integer(winner, f"{path}.winner", least=0, most=5)
+    return RecordTrick(leader, cards, winner)
+
+
+def rules_from_json(values: Any, *, path: str, where: str) -> Rules:
+    """Return the :class:`Rules` of a JSON object of variant values; a bad value names its field."""
+    read = JsonReader(where)
+    if not isinstance(values, dict):
+        raise read.error(path, f"expected an object of variant values, got {json_kind(values)}")
+    if "preset" in values:
+        read.text(values["preset"], f"{path}.preset")
+    try:
+        return Rules.from_dict(values)
+    except RulesError as error:
+        field = f"{path}.{error.field}" if error.field else path
+        message = str(error).removeprefix(f"{error.field}: ")
+        raise read.error(field, message) from None
+
+
+def parse_cards(texts: Any, path: str, where: str) -> CardSet:
+    """Return the set of the cards listed in ``texts``; a card that is not one, or is listed twice, is an error."""
+    read = JsonReader(where)
+    cards = [_card(read, text, f"{path}[{k}]") for k, text in enumerate(read.array(texts, path))]
+    result = CardSet(cards)
+    if len(result) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise read.error(path, f"card {twice} is listed twice")
+    return result
+
+
+def _card(read: JsonReader, text: Any, path: str) -> Card:
+    if not isinstance(text, str):
+        raise read.error(path, f"expected a card such as 'QS', got {json_kind(text)}")
+    if not CARD_TEXT.match(text):
+        raise read.error(path, f"not a card: {text[:20]!r} (rank 2-10, J, Q, K, A or T, then suit C D S H)")
+    return parse_card(text)

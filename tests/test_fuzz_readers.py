@@ -1,0 +1,180 @@
+"""Bad input: the record reader (with the referee behind it) and the vector reader (with the runner behind
+it) meet 10,400 generated inputs. Each must end in a RecordError that says where and why, or read
+cleanly and then be judged without an exception; what the readers accept the JSON Schemas accept too.
+
+Inputs start from a real record and a real vector file and are broken the ways files get broken:
+truncated, bytes changed, non-UTF-8, wrong types, unknown and duplicated cards, wrong hand sizes,
+plays swapped out of turn, fields dropped or added, huge numbers, deep nesting.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hearts_ref import Rules
+from hearts_ref.engine import ReferenceEngine
+from hearts_ref.errors import RecordError
+from hearts_ref.reading import check_schema
+from hearts_ref.record_reader import read_record
+from hearts_ref.records import dumps, game_record
+from hearts_ref.referee import referee
+from hearts_ref.simulate import random_game
+from hearts_ref.vectors.generate import dumps_vectors
+from hearts_ref.vectors.reader import load_vectors, read_vector_file
+from hearts_ref.vectors.runner import STATUSES, run_case
+
+FUZZ = settings(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+
+RECORD = game_record(random_game(Rules(max_rounds=2), seed=3))
+RECORD_TEXT = dumps(RECORD)
+SMALL_CASES = [c for c in load_vectors() if c.kind == "rule" and 0 < c.steps <= 10][:6]
+VECTORS = json.loads(dumps_vectors("fuzz", SMALL_CASES))
+VECTORS_TEXT = json.dumps(VECTORS)
+
+CARDS_TEXT = ["2C", "QS", "10H", "TH", "AH", "JD", "1X", "qs", "Q♠", "10", "", "2C ", "ZZZ"]
+HUGE = [10**30, -(10**30), 2**63, -1, 0, 1, 5, 6, 13, 52, 100]
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.sampled_from(HUGE), st.integers(-10, 60),
+                      st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(CARDS_TEXT),
+                      st.text(max_size=8))
+json_value = st.recursive(json_leaf, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                             st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                          max_leaves=6)
+
+
+@st.composite
+def mutated(draw: Any, base: str) -> bytes:
+    """One to three edits at random places of the JSON text ``base``: replace, delete, duplicate, swap,
+    truncate, add."""
+    data = json.loads(base)
+    for _ in range(draw(st.integers(1, 3))):
+        parent, key = None, None
+        node = data
+        while isinstance(node, (dict, list)) and node and draw(st.integers(0, 5)) > 0:
+            keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+            parent, key = node, draw(st.sampled_from(keys))
+            node = node[key]
+        operation = draw(st.sampled_from(["replace", "delete", "duplicate", "swap", "truncate", "add"]))
+        if parent is None:
+            data = draw(json_value) if operation == "replace" else data
+        elif operation == "replace":
+            parent[key] = draw(json_value)
+        elif operation == "delete":
+            del parent[key]
+        elif operation == "add" and isinstance(parent, dict):
+            parent[draw(st.text(max_size=6))] = draw(json_value)
+        elif isinstance(node, list) and node:
+            i, j = draw(st.integers(0, len(node) - 1)), draw(st.integers(0, len(node) - 1))
+            if operation == "duplicate":
+                node.append(copy.deepcopy(node[i]))
+            elif operation == "swap":
+                node[i], node[j] = node[j], node[i]
+            else:
+                del node[i:]
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+@st.composite
+def damaged(draw: Any, text: str) -> bytes:
+    """The file's bytes truncated, changed, made non-UTF-8, given a huge number or a deep nesting."""
+    raw = text.encode("utf-8")
+    kind = draw(st.sampled_from(["truncate", "flip", "non-utf8", "huge", "nest", "splice"]))
+    at = draw(st.integers(0, len(raw)))
+    if kind == "truncate":
+        return raw[:at]
+    if kind == "flip":
+        return raw[:at] + bytes([draw(st.integers(0, 255))]) + raw[at + 1:]
+    if kind == "non-utf8":
+        return raw[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00"])) + raw[at:]
+    if kind == "huge":
+        return raw.replace(b"1", b"9" * draw(st.sampled_from([20, 400, 5000])), 1)
+    if kind == "nest":
+        depth = draw(st.sampled_from([10, 2000, 100_000]))
+        return b"[" * depth + b"]" * draw(st.sampled_from([0, depth]))
+    return raw[:at] + draw(st.binary(max_size=12)) + raw[at:]
+
+
+def judge_record(raw: bytes, *, schema: bool = False) -> None:
+    """Read (by hand, or with the schema too) and referee; with ``schema``, what the hand reader accepts
+    must pass the JSON Schema as well."""
+    try:
+        record = read_record(raw, where="fuzz.json")
+    except RecordError as error:
+        assert error.where.startswith("fuzz.json") and str(error).strip(), error
+        record = None
+    if schema:
+        if record is not None:
+            check_schema(json.loads(raw.decode("utf-8-sig")), "record.schema.json", where="accepted")
+        try:
+            read_record(raw, where="fuzz.json", validate_schema=True)
+        except RecordError as error:
+            assert record is None and error.where.startswith("fuzz.json"), error
+    if record is not None:
+        verdict = referee(record)
+        assert all(f.rule_id and f.where and f.message for f in verdict.findings)
+
+
+def judge_vectors(raw: bytes, *, schema: bool = False) -> None:
+    """Read and run every case on the reference; with ``schema``, as :func:`judge_record`."""
+    try:
+        cases = read_vector_file(raw, where="fuzz.json")
+    except RecordError as error:
+        assert error.where.startswith("fuzz.json") and str(error).strip(), error
+        cases = None
+    if schema:
+        if cases is not None:
+            check_schema(json.loads(raw.decode("utf-8-sig")), "vectors.schema.json", where="accepted")
+        try:
+            read_vector_file(raw, where="fuzz.json", validate_schema=True)
+        except RecordError as error:
+            assert cases is None and error.where.startswith("fuzz.json"), error
+    for case in cases or ():
+        result = run_case(ReferenceEngine(), case)
+        assert result.status in STATUSES and (result.status != "failed" or result.failure is not None)
+
+
+def test_the_bases_read_cleanly():
+    assert referee(read_record(RECORD_TEXT)).valid and len(read_record(RECORD_TEXT).rounds) == 2
+    assert [r.status for r in map(lambda c: run_case(ReferenceEngine(), c), read_vector_file(VECTORS_TEXT))] == \
+        ["passed"] * len(SMALL_CASES)
+
+
+@settings(FUZZ, max_examples=3000)
+@given(raw=mutated(RECORD_TEXT))
+def test_fuzz_record_fields(raw):
+    judge_record(raw)
+
+
+@settings(FUZZ, max_examples=2000)
+@given(raw=damaged(RECORD_TEXT))
+def test_fuzz_record_bytes(raw):
+    judge_record(raw)
+
+
+@settings(FUZZ, max_examples=200)
+@given(raw=st.one_of(mutated(RECORD_TEXT), damaged(RECORD_TEXT)))
+def test_fuzz_record_with_schema(raw):
+    judge_record(raw, schema=True)
+
+
+@settings(FUZZ, max_examples=3000)
+@given(raw=mutated(VECTORS_TEXT))
+def test_fuzz_vector_fields(raw):
+    judge_vectors(raw)
+
+
+@settings(FUZZ, max_examples=2000)
+@given(raw=damaged(VECTORS_TEXT))
+def test_fuzz_vector_bytes(raw):
+    judge_vectors(raw)
+
+
+@settings(FUZZ, max_examples=200)
+@given(raw=st.one_of(mutated(VECTORS_TEXT), damaged(VECTORS_TEXT)))
+def test_fuzz_vectors_with_schema(raw):
+    judge_vectors(raw, schema=True)

@@ -1,0 +1,108 @@
+"""Perft: counts worked out by hand on small positions, the committed files, the Engine path, the CLI,
+and agreement with OpenSpiel's own Hearts (real pyspiel)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hearts_ref import CardSet, Rules
+from hearts_ref.cardset import POINT_CARDS_SET, SUIT_MASKS
+from hearts_ref.engine import ReferenceEngine
+from hearts_ref.errors import RecordError
+from hearts_ref.perft import (
+    divide, divide_engine, load_perft, perft, perft_counts, perft_engine, perft_from_json, perft_names,
+)
+from hearts_ref.round import start_round
+from hearts_ref.vectors.lines import fill_deal
+from hearts_ref.vectors.perft_deals import DEPTHS, perft_deals
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hearts_ref", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+
+
+def test_lead_open_perft_1_is_one_and_depth_2_is_the_followers_clubs():
+    rules = Rules()
+    hands = fill_deal(rules, {0: "2C", 1: "3C 9C KC"}, voids={1: "C"})
+    state = start_round(rules, hands, direction="none")
+    assert perft(state, 1) == 1                       # LEAD-OPEN: the 2♣ only
+    assert perft(state, 2) == 3                       # FOLLOW-SUIT: seat 1's three clubs
+
+
+def test_first_no_points_a_void_follower_counts_only_cards_without_points():
+    deal = load_perft("void-in-clubs")
+    seat1 = deal.hands[1]
+    assert not seat1 & CardSet.from_mask(SUIT_MASKS[0])     # void in clubs
+    assert deal.counts[1] == len(seat1 - POINT_CARDS_SET)   # FIRST-NO-POINTS: no Q♠, no heart
+
+
+def test_first_exception_a_hand_of_point_cards_may_play_any_card():
+    deal = load_perft("points-only")
+    assert deal.counts[:2] == (1, 13)                  # FIRST-EXCEPTION: all 13 cards of seat 1
+    assert load_perft("all-hearts").counts[2] == 4 * 13   # seat 2 (13 hearts) after seat 1's four clubs
+
+
+def test_lead_open_any_club_divides_by_the_opener_clubs():
+    deal = load_perft("any-club")
+    clubs = deal.hands[2] & CardSet.from_mask(SUIT_MASKS[0])
+    assert deal.counts[0] == len(clubs) and sorted(deal.divide) == sorted(str(c) for c in clubs)
+
+
+def test_committed_files_name_every_deal_with_consistent_counts():
+    assert perft_names() == sorted(d.name for d in perft_deals())
+    for name in perft_names():
+        deal = load_perft(name)
+        assert len(deal.counts) == DEPTHS[name] and sum(deal.divide.values()) == deal.counts[-1]
+        assert perft_counts(deal.start(), 6) == deal.counts[:6]
+
+
+@pytest.mark.parametrize("name", ["shuffled", "queen-timing", "any-club", "three-players", "openspiel"])
+def test_perft_through_the_engine_interface_equals_the_direct_count(name):
+    deal = load_perft(name)
+    depth = 5
+    assert perft_engine(ReferenceEngine(), deal.rules, deal.hands, depth) == deal.counts[depth - 1]
+    assert divide_engine(ReferenceEngine(), deal.rules, deal.hands, depth) == divide(deal.start(), depth)
+
+
+def test_cli_perft_prints_the_count_and_divide_and_checks_the_file(tmp_path):
+    result = run_cli("perft", "any-club", "--depth", "4", "--divide")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    deal = load_perft("any-club")
+    assert lines[-1] == f"perft any-club depth 4: {deal.counts[3]} (as recorded)"
+    assert len(lines) == deal.counts[0] + 1 and lines[0].endswith(": 8")
+    wrong = deal.to_json() | {"counts": [1, 1, 1]}
+    path = tmp_path / "wrong.json"
+    path.write_text(json.dumps(wrong))
+    mismatch = run_cli("perft", str(path), "--depth", "2")
+    assert mismatch.returncode == 1 and "(recorded: 1)" in mismatch.stdout
+    unknown = run_cli("perft", "nosuch", "--depth", "2")
+    assert unknown.returncode == 2 and "no perft deal 'nosuch'" in unknown.stderr
+    assert "Traceback" not in unknown.stderr + mismatch.stderr
+
+
+def test_invalid_perft_file_says_why():
+    with pytest.raises(RecordError, match="not a perft file"):
+        perft_from_json({"format": "x"}, where="p.json")
+    data = load_perft("shuffled").to_json() | {"counts": [1, -2]}
+    with pytest.raises(RecordError, match="counts"):
+        perft_from_json(data, where="p.json")
+
+
+def test_openspiel_counts_the_same_sequences():
+    """The benchmark deals every 4-player perft deal into OpenSpiel and stops if a count differs."""
+    result = subprocess.run([sys.executable, "bench/perft_vs_openspiel.py", "--depth", "5", "--json"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(result.stdout)["rows"]
+    assert {r["deal"] for r in rows} >= {"openspiel", "shuffled", "void-in-clubs", "points-only"}
+    openspiel = next(r for r in rows if r["deal"] == "openspiel")
+    assert openspiel["sequences"] == load_perft("openspiel").counts[4]

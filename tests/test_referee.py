@@ -1,0 +1,155 @@
+"""The referee: recorded games replayed against the rules; each kind of mistake found with its rule ID."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hearts_ref import Rules
+from hearts_ref.record_reader import record_from_json
+from hearts_ref.records import game_record
+from hearts_ref.referee import referee
+from hearts_ref.simulate import random_game
+from hearts_ref.variants import EXPECTED_UNSOUND, PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = game_record(random_game(Rules(), seed=21))
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hearts_ref", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+
+
+def judge(data: dict):
+    return referee(record_from_json(data, validate_schema=True)).findings
+
+
+def changed(edit) -> dict:
+    data = copy.deepcopy(GAME)
+    edit(data)
+    return data
+
+
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - set(EXPECTED_UNSOUND)))
+def test_recorded_games_of_every_sound_preset_are_valid(preset):
+    for seed in (1, 2):
+        assert judge(game_record(random_game(Rules.preset(preset), seed=seed))) == ()
+
+
+def test_follow_suit_a_card_of_another_suit_is_the_first_illegal_step():
+    data = copy.deepcopy(GAME)
+    rnd = data["rounds"][0]
+    # find a trick where the second player followed suit and hold another suit: swap in that card
+    for k, trick in enumerate(rnd["tricks"][1:], 1):
+        led = trick["cards"][0][-1]
+        seat = (trick["leader"] + 1) % 4
+        if trick["cards"][1][-1] == led:
+            later = [c for t in rnd["tricks"][k + 1:] for i, c in enumerate(t["cards"])
+                     if (t["leader"] + i) % 4 == seat and c[-1] != led]
+            if later:
+                break
+    else:
+        pytest.fail("no trick to alter")
+    other = later[0]
+    for t in rnd["tricks"]:
+        t["cards"] = [trick["cards"][1] if c == other else c for c in t["cards"]]
+    followed = trick["cards"][1]
+    trick["cards"][1] = other
+    findings = judge(data)
+    first = findings[0]
+    assert first.rule_id == "FOLLOW-SUIT" and first.illegal
+    assert first.where == f"rounds[0].tricks[{k}].cards[1]" and first.seat == seat and first.card == other
+    assert followed in first.legal and first.trick_so_far == (trick["cards"][0],)
+    assert first.round == 1 and first.trick == k + 1
+
+
+def test_trick_order_a_play_out_of_turn():
+    def edit(data):
+        trick = data["rounds"][0]["tricks"][3]
+        trick["cards"][1], trick["cards"][2] = trick["cards"][2], trick["cards"][1]
+    first = judge(changed(edit))[0]
+    trick = GAME["rounds"][0]["tricks"][3]
+    assert (first.rule_id, first.where) == ("TRICK-ORDER", "rounds[0].tricks[3].cards[1]")
+    assert first.card == trick["cards"][2] and first.seat == (trick["leader"] + 1) % 4
+
+
+@pytest.mark.parametrize("k, rule", [(0, "LEAD-OPEN"), (5, "LEAD-WINNER")])
+def test_a_wrong_leader_is_a_play_out_of_turn(k, rule):
+    def edit(data):
+        trick = data["rounds"][0]["tricks"][k]
+        trick["leader"] = (trick["leader"] + 1) % 4
+    (finding,) = judge(changed(edit))
+    assert finding.rule_id == rule and finding.where == f"rounds[0].tricks[{k}].leader" and finding.illegal
+
+
+@pytest.mark.parametrize("edit, rule, where", [
+    (lambda d: d["rounds"][0]["tricks"][2].update(winner=(d["rounds"][0]["tricks"][2]["winner"] + 1) % 4),
+     "TRICK-WINNER", "rounds[0].tricks[2].winner"),
+    (lambda d: d["rounds"][1]["points"].__setitem__(0, d["rounds"][1]["points"][0] + 1), "SCORE-POINTS",
+     "rounds[1].points"),
+    (lambda d: d["rounds"][1]["scores"].__setitem__(2, 99), "SCORE-POINTS", "rounds[1].scores"),
+    (lambda d: d["rounds"][1].update(moon=2), "SCORE-MOON", "rounds[1].moon"),
+    (lambda d: d["rounds"][0].update(dealer=3), "DEAL-DEALER", "rounds[0].dealer"),
+    (lambda d: d["totals"].__setitem__(1, d["totals"][1] - 1), "SCORE-TOTAL", "totals"),
+    (lambda d: d.update(winners=[(d["winners"][0] + 1) % 4]), "WIN-LOWEST", "winners"),
+])
+def test_wrong_derived_fields_are_reported_with_their_rule(edit, rule, where):
+    findings = judge(changed(edit))
+    assert [(f.rule_id, f.where, f.illegal) for f in findings] == [(rule, where, False)]
+
+
+@pytest.mark.parametrize("edit, rule", [
+    (lambda d: d["rounds"][0]["hands"][0].__setitem__(0, d["rounds"][0]["hands"][1][0]), "DEAL-HANDS"),
+    (lambda d: d["rounds"][0]["hands"][1].append(d["rounds"][0]["hands"][0].pop()), "DEAL-HANDS"),
+    (lambda d: d["rounds"][0]["passes"].__setitem__(0, d["rounds"][0]["hands"][1][:3]), "PASS-COUNT"),
+    (lambda d: d["rounds"][0].update(pass_direction="right"), "PASS-CYCLE"),
+    (lambda d: d["rounds"][0]["tricks"].pop(), "TRICK-ORDER"),
+    (lambda d: d["rounds"][0]["tricks"][4]["cards"].pop(), "TRICK-ORDER"),
+])
+def test_illegal_deals_passes_and_rounds_stop_the_replay(edit, rule):
+    findings = judge(changed(edit))
+    assert findings[-1].rule_id == rule and findings[-1].illegal and findings[-1].round == 1
+
+
+def test_end_threshold_a_game_that_goes_on_after_its_end_or_names_winners_too_soon():
+    longer = copy.deepcopy(GAME)
+    longer["rounds"].append(copy.deepcopy(longer["rounds"][0]) | {"number": len(longer["rounds"]) + 1})
+    assert judge(longer)[0].rule_id == "END-THRESHOLD"
+    unfinished = copy.deepcopy(GAME)
+    unfinished["rounds"] = unfinished["rounds"][:1]
+    unfinished["totals"] = unfinished["rounds"][0]["scores"]
+    assert [f.rule_id for f in judge(unfinished)] == ["END-THRESHOLD"]     # winners named, game not over
+    unfinished["winners"] = []
+    assert judge(unfinished) == ()                                          # a game in progress is valid
+
+
+def test_cli_many_files_one_line_each_worst_exit_code(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(GAME))
+    bad = tmp_path / "bad.json"
+    leader = (GAME["rounds"][0]["tricks"][5]["leader"] + 2) % 4
+    bad.write_text(json.dumps(changed(lambda d: d["rounds"][0]["tricks"][5].update(leader=leader))))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "hearts-ref-game",\n "version": 1,\n "rules": {}, "rounds": [1,]}')
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps(changed(lambda d: d["rounds"][0]["hands"][0].__setitem__(0, "1X"))))
+    result = run_cli("referee", str(good), str(bad), str(broken), str(schema), str(tmp_path / "missing.json"))
+    assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr
+    out = result.stdout
+    assert f"{good}: valid" in out
+    assert f"{bad}: rounds[0].tricks[5].leader: LEAD-WINNER:" in out
+    assert f"{broken}: malformed: line 3 column 28: not valid JSON" in out
+    assert f"{schema}: malformed: rounds[0].hands[0][0]: '1X' does not match" in out and "(schema: " in out
+    assert "missing.json: malformed: cannot read the file" in out
+    assert run_cli("referee", str(good)).returncode == 0
+    only_bad = run_cli("referee", str(good), str(bad), "--json")
+    assert only_bad.returncode == 1
+    reports = json.loads(only_bad.stdout)
+    assert [r["status"] for r in reports] == ["valid", "invalid"]
+    assert reports[1]["findings"][0]["rule_id"] == "LEAD-WINNER"
