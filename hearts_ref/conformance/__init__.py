@@ -1,0 +1,1 @@
+"""The conformance runner: judge an engine against the reference."""

@@ -1,0 +1,1 @@
+"""Engines with planted bugs, for testing that the conformance runner finds them."""
