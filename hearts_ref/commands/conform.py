@@ -124,8 +124,8 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     if deviation is None:
         print(f"no deviation: the engine agrees with the reference over {game.steps} steps")
         return 0
-    for number, played in enumerate(transcript(rules, case["script"], vary_direction=bool(case.get("vary_direction")),
-                                               negative=case.get("mode") == "negative", steps=deviation.step), 1):
+    for number, played in enumerate(transcript(rules, case["script"], negative=case.get("mode") == "negative",
+                                               steps=deviation.step), 1):
         print(f"round {number}, pass {played['direction']}")
         for seat, hand in enumerate(played["hands"]):
             passed = played["passes"].get(str(seat))

@@ -38,6 +38,8 @@ __all__ = ["Difference", "observation_differences", "legal_rules", "permitting_r
 
 FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals",
           "game_over", "winners")
+_PRIORITY = {name: k for k, name in enumerate(("to_move", "trick", "hearts_broken", "points_taken", "round_scores",
+                                               "totals", "phase", "game_over", "winners"))}
 
 
 class Difference(NamedTuple):
@@ -114,7 +116,8 @@ def observation_rules(differences: list[Difference], *, action: str, before: Rou
     """
     ids: list[str] = []
     trick_done = action == "play" and before is not None and len(before.trick) == rules.players - 1
-    for diff in differences:
+    # Causes before consequences: a wrong score ends the game wrongly, not the other way round.
+    for diff in sorted(differences, key=lambda d: _PRIORITY.get(d.field, len(_PRIORITY))):
         name = diff.field
         if name == "phase":
             if "game-over" in (diff.expected, diff.actual):

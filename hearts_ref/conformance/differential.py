@@ -16,7 +16,7 @@ builds its observation incrementally (the points only change when a trick is tak
 >>> from hearts_ref.conformance.script import ListSource, ScriptDecider
 >>> run = run_game(ReferenceEngine(), Rules(max_rounds=1), ScriptDecider(ListSource([])))
 >>> run.deviation is None, run.rounds, run.steps
-(True, 1, 57)
+(True, 1, 53)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
 from hearts_ref.game import Game
 from hearts_ref.round import RoundState
-from hearts_ref.scoring import round_scores
+from hearts_ref.scoring import card_points
 from hearts_ref.conformance.diagnose import (
     Difference, legal_rules, observation_differences, observation_rules, permitting_rule,
 )
@@ -83,12 +83,15 @@ class GameRun:
     steps: int
     rounds: int
     checks: dict[str, list[int]] = field(default_factory=dict)   # rule ID -> [passed, failed]
+    stopped: str = ""   # why the game ended before its end without a deviation ("step limit", a deadlock)
+    round_starts: list[int] = field(default_factory=list)   # where each round's choices begin in the script
 
 
 class Decider(Protocol):
     """Makes the decisions of a game (a policy or a script) and records them as a script."""
 
     script: list[int]
+    round_starts: list[int]
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]: ...
     def direction(self, rules: Rules, number: int) -> str: ...
@@ -106,10 +109,11 @@ def expected_observation(game: Game, state: RoundState | None = None) -> Observa
 
 
 class _Stop(Exception):
-    """Ends a game early: at a deviation, or (``deviation=None``) at the step limit."""
+    """Ends a game early: at a deviation, or (``deviation=None``) for the reason given."""
 
-    def __init__(self, deviation: Deviation | None):
+    def __init__(self, deviation: Deviation | None, reason: str = ""):
         self.deviation = deviation
+        self.reason = reason
 
 
 def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: Any, *args: Any) -> None:
@@ -141,12 +145,12 @@ def _taken(game: Game) -> tuple[int, ...]:
     return tuple(taken)
 
 
-def run_game(engine: Engine, rules: Rules, decider: Decider, *, vary_direction: bool = False,
-             negative: Any = None, max_steps: int | None = None) -> GameRun:
+def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None,
+             max_steps: int | None = None) -> GameRun:
     """Play one game on the reference and ``engine`` with ``decider``'s choices; return what happened.
 
-    ``vary_direction``: the decider chooses each round's pass direction (for engines that
-    play one round); otherwise PASS-CYCLE sets it. ``negative``: a
+    The decider chooses each round's pass direction too (PASS-CYCLE's, or any, for an
+    engine that plays one round). ``negative``: a
     :class:`~hearts_ref.conformance.negative.NegativeChecks` that offers illegal moves first.
     ``max_steps``: stop (without a deviation) after this many steps.
     """
@@ -159,8 +163,9 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, vary_direction: 
         while not game.over:
             number = len(game.results) + 1
             rounds = number
+            decider.round_starts.append(len(decider.script))
             hands = decider.deal(rules, number)
-            direction = decider.direction(rules, number) if vary_direction else rules.pass_direction(number)
+            direction = decider.direction(rules, number)
             game = game.deal_round(hands, direction=direction)
             new_round = getattr(decider, "new_round", None)
             if new_round is not None:
@@ -182,35 +187,45 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, vary_direction: 
                 _compare(engine, expected_observation(game, state), step, where, "pass", before, state, rules, game)
             game, step = _play_round(engine, rules, decider, game, state, step, number, negative, max_steps)
     except _Stop as stop:
+        counts = negative.counts if negative is not None else {}
         if stop.deviation is None:
-            return GameRun(decider.script, None, step, rounds, negative.counts if negative is not None else {})
-        return GameRun(decider.script, stop.deviation, stop.deviation.step, rounds,
-                       negative.counts if negative is not None else {})
-    return GameRun(decider.script, None, step, rounds, negative.counts if negative is not None else {})
+            return GameRun(decider.script, None, step, rounds, counts, stop.reason, decider.round_starts)
+        return GameRun(decider.script, stop.deviation, stop.deviation.step, rounds, counts, "", decider.round_starts)
+    return GameRun(decider.script, None, step, rounds, negative.counts if negative is not None else {}, "",
+                   decider.round_starts)
 
 
 def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, state: RoundState, step: int,
                 number: int, negative: Any, max_steps: int | None) -> tuple[Game, int]:
-    """The hot loop: every play of one round, compared step by step."""
+    """The hot loop: every play of one round, compared step by step.
+
+    The engine's observation is compared field by field with the reference's values; the
+    reference's :class:`Observation` is only built when something differs.
+    """
     last = game.results[-1].score.scores if game.results else None
     totals = game.totals
     taken = state.taken
-    points = round_scores(taken, rules).points
+    points = _points(taken, rules)
     final = rules.hand_size * rules.players
     played = 0
-    text = _TEXT
+    text = _TEXT.__getitem__
     limit = max_steps if max_steps is not None else 1 << 62
+    legal_plays, observe, play = engine.legal_plays, engine.observe, engine.play
+    choose = decider.play
     while True:
         if step >= limit:
-            raise _Stop(None)
-        actual_legal = engine.legal_plays()
+            raise _Stop(None, "step limit")
+        actual_legal = legal_plays()
         if getattr(actual_legal, "mask", None) != state.legal:
             raise _Stop(_legal_deviation(state, actual_legal, step + 1, number))
+        if not state.legal:   # an unsound variant: the seat to move has no legal play
+            raise _Stop(None, f"the rules deadlock: seat {state.to_play} has no legal play in round {number}, "
+                              f"trick {len(state.tricks) + 1} (hand {CardSet.from_mask(state.hands[state.to_play])})")
         if negative is not None:
-            expected = Observation("play", state.to_play, tuple(text[c] for c in state.trick),
+            expected = Observation("play", state.to_play, tuple(map(text, state.trick)),
                                    state.context.hearts_broken, points, last, totals, False, ())
             negative.before_play(engine, state, expected, step, number)
-        card = decider.play(state)
+        card = choose(state)
         played += 1
         step += 1
         before = state
@@ -221,33 +236,51 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
                      rules, game, card.index)
             return game, step
         state = state.play(card)
-        _call_play(engine, card, before, step, number)
+        try:
+            play(card)
+        except Exception as error:
+            raise _Stop(_play_failure(error, card, before, step, number)) from None
         if state.taken is not taken:
             taken = state.taken
-            points = round_scores(taken, rules).points
-        expected = Observation("play", state.to_play, tuple(text[c] for c in state.trick),
-                               state.context.hearts_broken, points, last, totals, False, ())
+            points = _points(taken, rules)
+        trick = tuple(map(text, state.trick))
         try:
-            actual = engine.observe()
+            actual = observe()
+            same = (actual.to_move == state.to_play and actual.trick == trick
+                    and actual.hearts_broken == state.context.hearts_broken and actual.points_taken == points
+                    and actual.phase == "play" and actual.round_scores == last and actual.totals == totals
+                    and not actual.game_over and actual.winners == ())
         except Exception as error:
             raise _Stop(Deviation("engine-error", (), step, _play_where(before, card, number),
                                   message=f"observe() failed: {type(error).__name__}: {error}")) from None
-        if actual != expected:
+        if not same:
+            expected = Observation("play", state.to_play, trick, state.context.hearts_broken, points, last,
+                                   totals, False, ())
             _compare(engine, expected, step, _play_where(before, card, number), "play", before, state, rules,
                      game, card.index, actual)
+
+
+def _points(taken: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
+    """SCORE-POINTS: the raw points of the cards each seat has taken (as RoundState.points_taken)."""
+    return tuple([card_points(cards, rules) for cards in taken])
 
 
 def _call_play(engine: Engine, card: Card, before: RoundState, step: int, number: int) -> None:
     try:
         engine.play(card)
-    except EngineRejection as error:
+    except Exception as error:
+        raise _Stop(_play_failure(error, card, before, step, number)) from None
+
+
+def _play_failure(error: Exception, card: Card, before: RoundState, step: int, number: int) -> Deviation:
+    """The deviation of an engine that refused a legal play (or failed on it)."""
+    where = _play_where(before, card, number)
+    if isinstance(error, EngineRejection):
         rule = permitting_rule(before.hands[before.to_play], before.context, before.rules, card.index)
         named = (error.rule_id,) if error.rule_id and error.rule_id != rule else ()
-        raise _Stop(Deviation("rejected-legal", (rule,) + named, step, _play_where(before, card, number),
-                              message=f"the engine refused the legal play {card}: {error}")) from None
-    except Exception as error:
-        raise _Stop(Deviation("engine-error", (), step, _play_where(before, card, number),
-                              message=f"play({card}) failed: {type(error).__name__}: {error}")) from None
+        return Deviation("rejected-legal", (rule,) + named, step, where,
+                         message=f"the engine refused the legal play {card}: {error}")
+    return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {type(error).__name__}: {error}")
 
 
 def _play_where(state: RoundState, card: Card, number: int) -> dict[str, Any]:

@@ -44,7 +44,7 @@ __all__ = ["Policy", "POLICY_NAMES", "make_policy", "PolicyDecider"]
 
 def _pick(mask: int, rng: random.Random) -> int:
     """One card of a non-empty mask, each equally likely."""
-    n = rng.randrange(mask.bit_count())
+    n = int(rng.random() * mask.bit_count())
     for _ in range(n):
         mask &= mask - 1
     return (mask & -mask).bit_length() - 1
@@ -276,11 +276,17 @@ def make_policy(name: str, rng: random.Random) -> Policy:
 
 
 class PolicyDecider:
-    """Makes every decision of a game with a policy, and records it as a script (:mod:`.script`)."""
+    """Makes every decision of a game with a policy, and records it as a script (:mod:`.script`).
 
-    def __init__(self, policy: Policy):
+    The pass direction follows PASS-CYCLE, or with ``any_direction`` (for an engine that
+    plays one round) the policy draws it.
+    """
+
+    def __init__(self, policy: Policy, *, any_direction: bool = False):
         self.policy = policy
+        self.any_direction = any_direction
         self.script: list[int] = []
+        self.round_starts: list[int] = []
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         hands = self.policy.deal(rules, number)
@@ -289,7 +295,7 @@ class PolicyDecider:
 
     def direction(self, rules: Rules, number: int) -> str:
         options = direction_options(rules)
-        chosen = self.policy.direction(rules, options)
+        chosen = self.policy.direction(rules, options) if self.any_direction else rules.pass_direction(number)
         if len(options) > 1:
             self.script.append(options.index(chosen))
         return chosen

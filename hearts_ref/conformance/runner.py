@@ -119,12 +119,14 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         began = clock()
         rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
-        run = run_game(engine, rules, PolicyDecider(make_policy(policy, rng)), vary_direction=vary,
+        run = run_game(engine, rules, PolicyDecider(make_policy(policy, rng), any_direction=vary),
                        negative=negative)
         report.rounds += run.rounds
         if negative is not None:
             report.add_checks(negative.counts)
         details: dict[str, Any] = {"policy": policy, "index": i, "rounds": run.rounds, "steps": run.steps}
+        if run.stopped:
+            details["stopped"] = run.stopped
         if run.deviation is None:
             case = Case(case_id, kind, "passed", tuple(sorted(negative.counts)) if negative else (), "",
                         clock() - began, details)
@@ -142,14 +144,14 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         report.add(case)
         if progress is not None:
             progress(done + 1, len(planned), sum(1 for c, _, _ in failures))
-    _reproduce(engine, rules, failures, vary=vary, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec)
+    _reproduce(engine, rules, failures, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec)
     if owned:
         _close(engine)
     report.seconds += clock() - start
     return report
 
 
-def _reproduce(engine: Engine, rules: Rules, failures: list[tuple[Case, GameRun, bool]], *, vary: bool,
+def _reproduce(engine: Engine, rules: Rules, failures: list[tuple[Case, GameRun, bool]], *,
                budget: float, max_shrinks: int, spec: str) -> None:
     """Shrink the first failing game of each distinct finding; point the others at it."""
     first: dict[tuple[str, str], str] = {}
@@ -160,27 +162,24 @@ def _reproduce(engine: Engine, rules: Rules, failures: list[tuple[Case, GameRun,
             continue
         first[signature] = case.id
         if len(first) <= max_shrinks and budget > 0:
-            shrunk = shrink_game(engine, rules, run.script, run.deviation, vary_direction=vary, negative=negative,
-                                 budget=budget)
+            shrunk = shrink_game(engine, rules, run, negative=negative, budget=budget)
             script, final, search = list(shrunk.script), shrunk.run, shrunk.to_dict()
         else:
             script, final, search = list(run.script), run, {"skipped": "too many findings or no budget"}
         search["original_choices"] = len(run.script)
         search["original_steps"] = run.steps
-        case.details["reproduction"] = reproduction(rules, script, final, vary_direction=vary, negative=negative,
-                                                    spec=spec, search=search)
+        case.details["reproduction"] = reproduction(rules, script, final, negative=negative, spec=spec,
+                                                    search=search)
 
 
-def reproduction(rules: Rules, script: list[int], run: GameRun, *, vary_direction: bool, negative: bool,
-                 spec: str, search: dict[str, Any] | None = None) -> dict[str, Any]:
+def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: bool, spec: str,
+                 search: dict[str, Any] | None = None) -> dict[str, Any]:
     """Return the reproduction of a failing game: its size, the game so far, the replay token and command."""
     case = {"format": CASE_FORMAT, "version": 1, "rules": rules.changes(),
-            "mode": "negative" if negative else "differential", "vary_direction": vary_direction,
-            "script": script}
+            "mode": "negative" if negative else "differential", "script": script}
     token = encode_case(case)
     deviation = run.deviation
-    rounds = transcript(rules, script, vary_direction=vary_direction, negative=negative,
-                        steps=deviation.step if deviation else run.steps)
+    rounds = transcript(rules, script, negative=negative, steps=deviation.step if deviation else run.steps)
     plays = len(rounds[-1]["plays"]) if rounds else 0
     return {"rounds": len(rounds), "tricks": (plays + rules.players - 1) // rules.players if plays else 0,
             "steps": deviation.step if deviation else run.steps, "choices": len(script),
@@ -193,8 +192,7 @@ def reproduction(rules: Rules, script: list[int], run: GameRun, *, vary_directio
 def replay_case(engine: Engine, case: dict[str, Any]) -> tuple[Rules, GameRun]:
     """Replay a reproduction case (from a ``--replay`` token or file) on ``engine``; return what happened."""
     rules = Rules.from_dict(dict(case.get("rules") or {}))
-    run = replay_script(engine, rules, case["script"], vary_direction=bool(case.get("vary_direction")),
-                        negative=case.get("mode") == "negative")
+    run = replay_script(engine, rules, case["script"], negative=case.get("mode") == "negative")
     return rules, run
 
 

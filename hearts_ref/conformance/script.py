@@ -5,8 +5,8 @@ the options the reference offers at that moment, lowest card first:
 
 - a deal: each hand but the last, ranked among the subsets of the cards left (DEAL-HANDS);
   rank 0 is the lowest cards, so a shrunk deal reads ``2C 3C …`` for seat 0;
-- the pass direction, when the runner chooses it (an engine that plays one round is
-  judged under every direction of PASS-CYCLE);
+- the pass direction (PASS-CYCLE): "none" first, then the directions of the cycle; the
+  runner follows the cycle, or, for an engine that plays one round, draws among them;
 - each pass: the rank of the three cards among the passing seat's hand (PASS-COUNT);
 - each play: an index into the reference's legal plays.
 
@@ -37,7 +37,7 @@ from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.errors import RecordError
 from hearts_ref.round import PASS_SIZE, RoundState
-from hearts_ref.variants import PASS_DIRECTIONS, Rules
+from hearts_ref.variants import Rules
 
 __all__ = ["Source", "ListSource", "ScriptDecider", "deal_code", "deal_from", "nth_card", "rank_in",
            "subset_rank", "subset_of",
@@ -87,11 +87,8 @@ def subset_rank(mask: int, chosen: int) -> int:
     (0, 1, 5)
     """
     rank = 0
-    k = 0
-    for position, index in enumerate(bits_of(mask)):
-        if chosen >> index & 1:
-            k += 1
-            rank += comb(position, k)
+    for k, index in enumerate(bits_of(chosen & mask), 1):
+        rank += comb((mask & ((1 << index) - 1)).bit_count(), k)
     return rank
 
 
@@ -134,10 +131,8 @@ def deal_from(rules: Rules, take: Source) -> tuple[CardSet, ...]:
 
 def direction_options(rules: Rules) -> tuple[str, ...]:
     """PASS-CYCLE: the directions a round may be played with, "none" first (the simplest)."""
-    if not rules.pass_cards:
-        return ("none",)
-    ordered = ("none", "left", "right", "across")
-    return tuple(d for d in ordered if d in PASS_DIRECTIONS and (d != "across" or rules.players % 2 == 0))
+    cycle = {rules.pass_direction(number) for number in range(1, 5)}
+    return ("none",) + tuple(d for d in ("left", "right", "across") if d in cycle)
 
 
 class ScriptDecider:
@@ -146,6 +141,7 @@ class ScriptDecider:
     def __init__(self, take: Source):
         self.take = take
         self.script: list[int] = []
+        self.round_starts: list[int] = []
 
     def _choose(self, count: int) -> int:
         if count <= 1:

@@ -26,7 +26,7 @@ from hearts_ref.conformance.differential import Deviation, GameRun, run_game
 from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.script import ListSource, ScriptDecider
 
-__all__ = ["Shrunk", "shrink_game", "replay_script", "transcript"]
+__all__ = ["Shrunk", "shrink_game", "drop_rounds", "replay_script", "transcript"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Shrunk:
     """The smallest failing script found, its deviation, and how the search went."""
 
     script: tuple[int, ...]
-    run: GameRun
+    run: GameRun        # the smallest failing game, as played
     examples: int
     seconds: float
     finished: bool     # False when the time budget ran out first
@@ -45,10 +45,10 @@ class Shrunk:
                 "nonzero_choices": sum(1 for v in self.script if v)}
 
 
-def replay_script(engine: Engine, rules: Rules, script: Sequence[int], *, vary_direction: bool,
-                  negative: bool, per_round: int = 2) -> GameRun:
+def replay_script(engine: Engine, rules: Rules, script: Sequence[int], *, negative: bool,
+                  per_round: int = 2) -> GameRun:
     """Play the game of ``script`` on ``engine`` and the reference; return what happened."""
-    return run_game(engine, rules, ScriptDecider(ListSource(script)), vary_direction=vary_direction,
+    return run_game(engine, rules, ScriptDecider(ListSource(script)),
                     negative=NegativeChecks(per_round) if negative else None)
 
 
@@ -56,10 +56,38 @@ def _shortlex(script: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     return len(script), tuple(script)
 
 
-def shrink_game(engine: Engine, rules: Rules, script: Sequence[int], target: Deviation, *,
-                vary_direction: bool, negative: bool, budget: float = 10.0,
+def _fails_alike(run: GameRun, target: Deviation) -> bool:
+    return run.deviation is not None and run.deviation.signature() == target.signature()
+
+
+def drop_rounds(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool,
+                in_time: Callable[[], bool]) -> GameRun:
+    """Return a game with fewer rounds that fails like ``failing``: the failing round alone if it
+    still fails, else without each earlier round that it does not need (tried one by one)."""
+    script, starts, target = failing.script, failing.round_starts, failing.deviation
+    rounds = [script[a:b] for a, b in zip(starts, starts[1:] + [len(script)])]
+    if len(rounds) < 2 or not in_time():
+        return failing
+    run = replay_script(engine, rules, rounds[-1], negative=negative)
+    if _fails_alike(run, target):
+        return run
+    best, keep = failing, list(range(len(rounds)))
+    for dropped in range(len(rounds) - 1):
+        if not in_time():
+            break
+        candidate = [k for k in keep if k != dropped]
+        run = replay_script(engine, rules, [value for k in candidate for value in rounds[k]], negative=negative)
+        if _fails_alike(run, target):
+            best, keep = run, candidate
+    return best
+
+
+def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool, budget: float = 10.0,
                 clock: Callable[[], float] = time.monotonic) -> Shrunk:
-    """Return the smallest script found within ``budget`` seconds that fails like ``target``."""
+    """Return the smallest game found within ``budget`` seconds that fails like ``failing``.
+
+    First whole rounds are dropped (:func:`drop_rounds`), then Hypothesis shrinks the choices.
+    """
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis import strategies as st
     from hypothesis.database import InMemoryExampleDatabase
@@ -67,9 +95,12 @@ def shrink_game(engine: Engine, rules: Rules, script: Sequence[int], target: Dev
 
     start = clock()
     deadline = start + budget
-    best: list[Any] = [tuple(script), None]
+    target = failing.deviation
+    failing = drop_rounds(engine, rules, failing, negative=negative, in_time=lambda: clock() < deadline)
+    script = failing.script
+    best: list[Any] = [tuple(script), failing]
     examples = [0]
-    limit = target.step + rules.players   # a smaller game fails no later than the original, give or take a trick
+    limit = failing.deviation.step + rules.players   # a smaller game fails no later, give or take a trick
     integers: dict[int, Any] = {}
 
     def draw(data: Any, count: int) -> int:
@@ -83,12 +114,11 @@ def shrink_game(engine: Engine, rules: Rules, script: Sequence[int], target: Dev
             raise _OutOfTime
         examples[0] += 1
         decider = ScriptDecider(lambda count: draw(data, count))
-        run = run_game(engine, rules, decider, vary_direction=vary_direction,
-                       negative=NegativeChecks() if negative else None, max_steps=limit)
-        if run.deviation is None or run.deviation.signature() != target.signature():
+        run = run_game(engine, rules, decider, negative=NegativeChecks() if negative else None, max_steps=limit)
+        if not _fails_alike(run, target):
             return False
         found = tuple(run.script)
-        if best[1] is None or _shortlex(found) <= _shortlex(best[0]):
+        if _shortlex(found) <= _shortlex(best[0]):
             best[0], best[1] = found, run
         return True
 
@@ -108,11 +138,8 @@ def shrink_game(engine: Engine, rules: Rules, script: Sequence[int], target: Dev
         pass
     except Exception:   # Hypothesis reports the budget's end as flakiness: the best script is kept
         pass
-    run = best[1]
-    if run is None:   # not reproduced through Hypothesis: keep the original game as it was
-        run = replay_script(engine, rules, script, vary_direction=vary_direction, negative=negative)
     seconds = clock() - start
-    return Shrunk(best[0], run, examples[0], seconds, seconds <= budget)
+    return Shrunk(best[0], best[1], examples[0], seconds, seconds <= budget)
 
 
 class _OutOfTime(Exception):
@@ -140,11 +167,10 @@ class _Recorder(ReferenceEngine):
         self.moves.append(("play", (seat, str(card))))
 
 
-def transcript(rules: Rules, script: Sequence[int], *, vary_direction: bool, negative: bool,
-               steps: int) -> list[dict[str, Any]]:
+def transcript(rules: Rules, script: Sequence[int], *, negative: bool, steps: int) -> list[dict[str, Any]]:
     """Return the game of ``script`` as the reference plays it, up to ``steps`` moves: one entry per round."""
     recorder = _Recorder()
-    replay_script(recorder, rules, script, vary_direction=vary_direction, negative=negative)
+    replay_script(recorder, rules, script, negative=negative)
     rounds: list[dict[str, Any]] = []
     for kind, value in recorder.moves[:steps]:
         if kind == "deal":

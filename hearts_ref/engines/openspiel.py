@@ -135,6 +135,8 @@ class OpenSpielEngine:
         self._dealt: tuple[int, ...] = ()
         self._passing = False
         self._first_play = 53
+        self._played: list[int] = []     # the play actions applied, in order
+        self._legal: tuple[int, list[int]] = (-1, [])
         self._before_last: tuple[int, tuple[int, ...]] = (0, (0, 0, 0, 0))
         self._jd_bonus = False
         try:
@@ -185,6 +187,8 @@ class OpenSpielEngine:
         self._passing = direction != "none"
         # OpenSpiel's history: the direction, 52 deal actions, 12 pass actions when passing, the plays.
         self._first_play = 1 + 52 + (12 if self._passing else 0)
+        self._played = []
+        self._legal = (-1, [])
 
     def _started(self) -> Any:
         if self.state is None:
@@ -214,10 +218,12 @@ class OpenSpielEngine:
     def legal_plays(self) -> CardSet:
         state = self.state
         if state is None or self._passing or state.is_terminal():
-            return CardSet()
+            return _NO_CARDS
         mask = 0
-        for action in state.legal_actions():
+        actions = state.legal_actions()
+        for action in actions:
             mask |= _BIT_OF_ACTION[action]
+        self._legal = (len(self._played), actions)
         return CardSet.from_mask(mask)
 
     def play(self, card: Card) -> None:
@@ -225,32 +231,37 @@ class OpenSpielEngine:
         if self._passing or state.is_terminal():
             raise EngineRejection(f"no card can be played now ({'passing' if self._passing else 'round over'})")
         action = ACTION_OF_CARD[card.index]
-        if action not in state.legal_actions():
+        asked, actions = self._legal   # OpenSpiel's legal actions, if asked since the last play
+        if action not in (actions if asked == len(self._played) else state.legal_actions()):
             raise EngineRejection(f"OpenSpiel does not allow {card} here")
-        if len(state.history()) == self._first_play + 48:   # the last trick begins
-            self._before_last = (state.current_player(), tuple(state.points(p) for p in range(4)))
+        if len(self._played) == 48:   # the last trick begins
+            points = state.points
+            self._before_last = (state.current_player(), (points(0), points(1), points(2), points(3)))
         state.apply_action(action)
+        self._played.append(action)
 
     def observe(self) -> Observation:
         state = self.state
         if state is None:
             return _BEFORE_ROUND
-        broken = state.hearts_broken()
         if self._passing:
             waiting = min(set(range(4)) - set(self._pending) - set(range(state.current_player())))
-            return Observation("pass", waiting, (), broken, _ZEROS, None, _ZEROS, False, ())
+            return Observation("pass", waiting, (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
         if state.is_terminal():
-            scores = tuple(state.points(p) for p in range(4))
+            points = state.points
+            scores = (points(0), points(1), points(2), points(3))
             returns = state.returns()
             best = max(returns)
             # Between rounds the interface shows no trick and hearts not broken (as observe_game does).
             return Observation("game-over", None, (), False, self._raw_points(state), scores, scores, True,
                                tuple(p for p in range(4) if returns[p] == best))
-        history = state.history()
-        in_trick = (len(history) - self._first_play) % 4
-        trick = tuple(_TEXT_OF_ACTION[a] for a in history[-in_trick:]) if in_trick else ()
-        return Observation("play", state.current_player(), trick, broken,
-                           tuple(state.points(p) for p in range(4)), None, _ZEROS, False, ())
+        # The trick in progress: the plays OpenSpiel has taken since the last trick was complete.
+        played = self._played
+        in_trick = len(played) % 4
+        trick = tuple(_TEXT_OF_ACTION[a] for a in played[-in_trick:]) if in_trick else ()
+        points = state.points
+        return Observation("play", state.current_player(), trick, state.hearts_broken(),
+                           (points(0), points(1), points(2), points(3)), None, _ZEROS, False, ())
 
     def _raw_points(self, state: Any) -> tuple[int, ...]:
         """SCORE-POINTS before the moon and the bonuses, at the end of the round.
@@ -260,7 +271,7 @@ class OpenSpielEngine:
         the one rule the adapter applies itself; OpenSpiel's own winner shows in its scores).
         """
         leader, before = self._before_last
-        last = [CARD_OF_ACTION[a] for a in state.history()[-4:]]
+        last = [CARD_OF_ACTION[a] for a in self._played[-4:]]
         mask = 0
         for index in last:
             mask |= 1 << index
@@ -273,6 +284,7 @@ class OpenSpielEngine:
 
 
 _ZEROS = (0, 0, 0, 0)
+_NO_CARDS = CardSet()
 _BEFORE_ROUND = Observation("round-over", None, (), False, _ZEROS, None, _ZEROS, False, ())
 _TEXT_OF_ACTION = tuple(str(CARDS[i]) for i in CARD_OF_ACTION)
 
