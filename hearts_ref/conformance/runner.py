@@ -228,7 +228,13 @@ def _load_in_process(spec: str) -> Engine:
             target = getattr(target, part)
     except (ImportError, AttributeError) as error:
         raise HeartsError(f"--engine {spec!r}: cannot import {module_name}:{attr} ({error})") from None
-    engine = target() if isinstance(target, type) or callable(target) and not isinstance(target, Engine) else target
+    engine = target
+    if isinstance(target, type) or callable(target) and not isinstance(target, Engine):
+        try:
+            engine = target()
+        except Exception as error:
+            raise HeartsError(f"--engine {spec!r}: {module_name}:{attr}() did not make an engine "
+                              f"({type(error).__name__}: {error})") from None
     if not isinstance(engine, Engine):
         raise HeartsError(f"--engine {spec!r}: {module_name}:{attr} is not an engine (needs name, version, "
                           "capabilities, new_game, start_round, pass_cards, legal_plays, play, observe)")
