@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from hearts_ref.commands import add_rules_arguments, rules_from_args
-from hearts_ref.errors import HeartsError, RecordError
+from hearts_ref.errors import RecordError
 
 __all__ = ["configure", "run", "parse_shard"]
 

@@ -85,6 +85,7 @@ class GameRun:
     checks: dict[str, list[int]] = field(default_factory=dict)   # rule ID -> [passed, failed]
     stopped: str = ""   # why the game ended before its end without a deviation ("step limit", a deadlock)
     round_starts: list[int] = field(default_factory=list)   # where each round's choices begin in the script
+    game: Game | None = None   # the reference's finished game, when the game was played to its end
 
 
 class Decider(Protocol):
@@ -192,7 +193,7 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
             return GameRun(decider.script, None, step, rounds, counts, stop.reason, decider.round_starts)
         return GameRun(decider.script, stop.deviation, stop.deviation.step, rounds, counts, "", decider.round_starts)
     return GameRun(decider.script, None, step, rounds, negative.counts if negative is not None else {}, "",
-                   decider.round_starts)
+                   decider.round_starts, game)
 
 
 def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, state: RoundState, step: int,

@@ -73,9 +73,14 @@ class Report:
     known_deviations: list[str] = field(default_factory=list)
     seconds: float = 0.0
     rounds: int = 0
+    coverage: dict[str, int] = field(default_factory=dict)         # situations met (coverage.SITUATIONS)
 
     def add(self, case: Case) -> None:
         self.cases.append(case)
+
+    def add_coverage(self, tally: dict[str, int]) -> None:
+        for name, count in tally.items():
+            self.coverage[name] = self.coverage.get(name, 0) + count
 
     def add_checks(self, counts: dict[str, list[int]]) -> None:
         for rule, (passed, failed) in counts.items():
@@ -104,6 +109,7 @@ class Report:
                 "seed": self.seed, "games": self.games, "negative_games": self.negative_games,
                 "shards": self.shards, "seconds": round(self.seconds, 3), "steps": self.steps,
                 "known_deviations": self.known_deviations, "checks": self.checks,
+                "coverage": dict(sorted(self.coverage.items())),
                 "summary": self.summary(), "cases": [case.to_dict() for case in self.cases]}
 
     def dumps(self) -> str:
@@ -119,7 +125,7 @@ class Report:
                        [Case.from_dict(c) for c in data.get("cases", [])],
                        {k: list(v) for k, v in data.get("checks", {}).items()}, dict(data.get("steps", {})),
                        list(data.get("known_deviations", [])), float(data.get("seconds", 0.0)),
-                       int(data.get("summary", {}).get("rounds", 0)))
+                       int(data.get("summary", {}).get("rounds", 0)), dict(data.get("coverage", {})))
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"malformed report ({error})", where=where) from None
 
@@ -162,6 +168,7 @@ def merge_reports(reports: list[Report]) -> Report:
             seen[case.id] = case
             merged.add(case)
         merged.add_checks(report.checks)
+        merged.add_coverage(report.coverage)
         for step, state in report.steps.items():
             merged.steps.setdefault(step, state)
         merged.seconds = max(merged.seconds, report.seconds)
@@ -204,6 +211,9 @@ def console_summary(report: Report) -> str:
     for step, state in report.steps.items():
         if state.get("status") == "skipped":
             lines.append(f"  {step}: skipped ({state.get('reason')})")
+    if report.coverage:
+        reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
+        lines.append(f"  situations played through: {reached}")
     rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
     if rows:
         lines += ["", f"  {'rule':<18} {'failed':>6} {'xfail':>6} {'passed':>6} {'checks ok':>9} {'checks bad':>10}"]

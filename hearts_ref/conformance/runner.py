@@ -24,6 +24,7 @@ from typing import Any
 from hearts_ref.engine import Capabilities, Engine, EngineRejection
 from hearts_ref.errors import HeartsError
 from hearts_ref.variants import Rules
+from hearts_ref.conformance.coverage import game_coverage
 from hearts_ref.conformance.differential import GameRun
 from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.negative import NegativeChecks
@@ -122,6 +123,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         run = run_game(engine, rules, PolicyDecider(make_policy(policy, rng), any_direction=vary),
                        negative=negative)
         report.rounds += run.rounds
+        if run.game is not None:
+            report.add_coverage(game_coverage(run.game))
         if negative is not None:
             report.add_checks(negative.counts)
         details: dict[str, Any] = {"policy": policy, "index": i, "rounds": run.rounds, "steps": run.steps}

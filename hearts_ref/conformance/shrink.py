@@ -40,9 +40,7 @@ class Shrunk:
     finished: bool     # False when the time budget ran out first
 
     def to_dict(self) -> dict[str, Any]:
-        return {"examples": self.examples, "seconds": round(self.seconds, 3), "finished": self.finished,
-                "original_choices": None, "choices": len(self.script),
-                "nonzero_choices": sum(1 for v in self.script if v)}
+        return {"examples": self.examples, "seconds": round(self.seconds, 3), "finished": self.finished}
 
 
 def replay_script(engine: Engine, rules: Rules, script: Sequence[int], *, negative: bool,
