@@ -29,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from hearts_ref.variants import DEFAULT_PRESET
+
 _ENGINE_OPTION = "--hearts-engine"
 
 
@@ -36,7 +38,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hearts-ref")
     group.addoption(_ENGINE_OPTION, default=None, metavar="MODULE:ATTR",
                     help="judge this Python Hearts engine against hearts-ref")
-    group.addoption("--hearts-preset", default="seed000", metavar="NAME", help="rules preset (default seed000)")
+    group.addoption("--hearts-preset", default=DEFAULT_PRESET, metavar="NAME",
+                    help=f"rules preset (default {DEFAULT_PRESET})")
     group.addoption("--hearts-set", action="append", default=[], metavar="NAME=VALUE",
                     help="change one variant parameter; repeatable")
     group.addoption("--hearts-games", type=int, default=20, metavar="N",
@@ -92,8 +95,13 @@ class ConformanceItem(pytest.Item):
         from hearts_ref.conformance.report import Report
         from hearts_ref.conformance.runner import load_engine, run_differential, run_vectors_step
 
-        spec, rules, games, seed, shrink = self._options()
-        engine = load_engine(spec)
+        from hearts_ref.errors import HeartsError
+
+        try:
+            spec, rules, games, seed, shrink = self._options()
+            engine = load_engine(spec)
+        except HeartsError as error:   # a bad option or engine: one line, no traceback
+            pytest.fail(f"hearts-ref: {error}", pytrace=False)
         try:
             if self.part == "vectors":
                 report = Report({"spec": spec, "name": engine.name}, rules.to_dict(), seed, 0)

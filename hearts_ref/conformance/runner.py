@@ -147,7 +147,9 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         report.add(case)
         if progress is not None:
             progress(done + 1, len(planned), sum(1 for c, _, _ in failures))
-    _reproduce(engine, rules, failures, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec)
+    deadline = None if time_limit is None else start + time_limit
+    _reproduce(engine, rules, failures, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
+               time_left=(lambda: deadline - clock()) if deadline is not None else None)
     if owned:
         _close(engine)
     report.seconds += clock() - start
@@ -155,20 +157,24 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
 
 
 def _reproduce(engine: Engine, rules: Rules, failures: list[tuple[Case, GameRun, bool]], *,
-               budget: float, max_shrinks: int, spec: str) -> None:
-    """Shrink the first failing game of each distinct finding; point the others at it."""
+               budget: float, max_shrinks: int, spec: str, time_left: Callable[[], float] | None = None) -> None:
+    """Shrink the first failing game of each distinct finding (within the time limit, if any);
+    point the other failing games at it."""
     first: dict[tuple[str, str], str] = {}
     for case, run, negative in failures:
+        case.details["replay"] = _command(spec, _case(rules, list(run.script), negative))
         signature = run.deviation.signature()
         if signature in first:
             case.details["same_finding_as"] = first[signature]
             continue
         first[signature] = case.id
-        if len(first) <= max_shrinks and budget > 0:
-            shrunk = shrink_game(engine, rules, run, negative=negative, budget=budget)
+        allowed = budget if time_left is None else min(budget, time_left())
+        if len(first) <= max_shrinks and allowed > 0:
+            shrunk = shrink_game(engine, rules, run, negative=negative, budget=allowed)
             script, final, search = list(shrunk.script), shrunk.run, shrunk.to_dict()
         else:
-            script, final, search = list(run.script), run, {"skipped": "too many findings or no budget"}
+            script, final, search = list(run.script), run, {"skipped": "not shrunk: too many findings, or no "
+                                                                        "time left"}
         search["original_choices"] = len(run.script)
         search["original_steps"] = run.steps
         case.details["reproduction"] = reproduction(rules, script, final, negative=negative, spec=spec,
@@ -178,8 +184,7 @@ def _reproduce(engine: Engine, rules: Rules, failures: list[tuple[Case, GameRun,
 def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: bool, spec: str,
                  search: dict[str, Any] | None = None) -> dict[str, Any]:
     """Return the reproduction of a failing game: its size, the game so far, the replay token and command."""
-    case = {"format": CASE_FORMAT, "version": 1, "rules": rules.changes(),
-            "mode": "negative" if negative else "differential", "script": script}
+    case = _case(rules, script, negative)
     token = encode_case(case)
     deviation = run.deviation
     rounds = transcript(rules, script, negative=negative, steps=deviation.step if deviation else run.steps)
@@ -188,8 +193,17 @@ def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: boo
             "steps": deviation.step if deviation else run.steps, "choices": len(script),
             "nonzero_choices": sum(1 for v in script if v),
             "deviation": deviation.to_dict() if deviation else None, "game": rounds, "case": case,
-            "token": token, "command": f"hearts-ref conform --engine {shlex.quote(spec)} --replay {token}",
-            "search": search or {}}
+            "token": token, "command": _command(spec, case), "search": search or {}}
+
+
+def _case(rules: Rules, script: list[int], negative: bool) -> dict[str, Any]:
+    return {"format": CASE_FORMAT, "version": 1, "rules": rules.changes(),
+            "mode": "negative" if negative else "differential", "script": script}
+
+
+def _command(spec: str, case: dict[str, Any]) -> str:
+    """The one line that replays ``case`` on the engine ``spec``."""
+    return f"hearts-ref conform --engine {shlex.quote(spec)} --replay {encode_case(case)}"
 
 
 def replay_case(engine: Engine, case: dict[str, Any]) -> tuple[Rules, GameRun]:

@@ -217,9 +217,9 @@ class OpenSpielEngine:
 
     def legal_plays(self) -> CardSet:
         state = self.state
-        if state is None or self._passing or state.is_terminal():
+        if state is None or self._passing:
             return _NO_CARDS
-        mask = 0
+        mask = 0   # (OpenSpiel has no legal action once the round is over)
         actions = state.legal_actions()
         for action in actions:
             mask |= _BIT_OF_ACTION[action]
@@ -228,12 +228,13 @@ class OpenSpielEngine:
 
     def play(self, card: Card) -> None:
         state = self._started()
-        if self._passing or state.is_terminal():
-            raise EngineRejection(f"no card can be played now ({'passing' if self._passing else 'round over'})")
+        if self._passing:
+            raise EngineRejection("no card can be played while the cards are being passed")
         action = ACTION_OF_CARD[card.index]
         asked, actions = self._legal   # OpenSpiel's legal actions, if asked since the last play
         if action not in (actions if asked == len(self._played) else state.legal_actions()):
-            raise EngineRejection(f"OpenSpiel does not allow {card} here")
+            raise EngineRejection(f"OpenSpiel does not allow {card} here" if not state.is_terminal()
+                                  else "the round is over")
         if len(self._played) == 48:   # the last trick begins
             points = state.points
             self._before_last = (state.current_player(), (points(0), points(1), points(2), points(3)))
@@ -258,7 +259,7 @@ class OpenSpielEngine:
         # The trick in progress: the plays OpenSpiel has taken since the last trick was complete.
         played = self._played
         in_trick = len(played) % 4
-        trick = tuple(_TEXT_OF_ACTION[a] for a in played[-in_trick:]) if in_trick else ()
+        trick = tuple(map(_TEXT_OF_ACTION.__getitem__, played[-in_trick:])) if in_trick else ()
         points = state.points
         return Observation("play", state.current_player(), trick, state.hearts_broken(),
                            (points(0), points(1), points(2), points(3)), None, _ZEROS, False, ())
