@@ -8,8 +8,9 @@ it as a :class:`Deviation` with the rule IDs it concerns (:mod:`.diagnose`).
 
 The reference side runs the immutable :class:`~hearts_ref.round.RoundState` directly and
 builds its observation incrementally (the points only change when a trick is taken);
-``tests/test_conformance_differential.py`` checks it equals
-:func:`~hearts_ref.engine.observe_game` at every step.
+judging :class:`~hearts_ref.engine.ReferenceEngine`, whose observations come from
+:func:`~hearts_ref.engine.observe_game`, under many variants finds no difference
+(``tests/test_conformance_runner.py``).
 
 >>> from hearts_ref.engine import ReferenceEngine
 >>> from hearts_ref.variants import Rules
