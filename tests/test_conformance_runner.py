@@ -182,3 +182,22 @@ def test_observation_differences_name_the_rule():
         ("SCORE-TOTAL", "END-THRESHOLD")
     tie = [Difference("winners", (0, 2), (0,))]
     assert observation_rules(tie, action="play", before=None, after=None, rules=Rules()) == ("WIN-TIE",)
+
+
+class _Crashes(ReferenceEngine):
+    """Fails inside legal_plays() on the fifth trick, and answers observe() with text after a heart."""
+
+    name = "crashes"
+
+    def legal_plays(self):
+        if self.game.round is not None and len(self.game.round.tricks) == 4:
+            raise RuntimeError("index out of range")
+        return super().legal_plays()
+
+
+def test_an_engine_that_fails_is_reported_not_fatal():
+    report = run_differential(_Crashes, Rules(), 4, 0, negative_games=2, shrink_budget=1)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert len(failed) == 6 and all(c.details["deviation"]["kind"] == "engine-error" for c in failed)
+    assert "RuntimeError: index out of range" in failed[0].reason
+    assert failed[0].details["reproduction"]["rounds"] == 1 and report.exit_code() == 1

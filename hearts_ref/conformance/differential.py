@@ -217,7 +217,11 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
     while True:
         if step >= limit:
             raise _Stop(None, "step limit")
-        actual_legal = legal_plays()
+        try:
+            actual_legal = legal_plays()
+        except Exception as error:
+            raise _Stop(Deviation("engine-error", (), step + 1, _play_where(state, None, number),
+                                  message=f"legal_plays() failed: {type(error).__name__}: {error}")) from None
         if getattr(actual_legal, "mask", None) != state.legal:
             raise _Stop(_legal_deviation(state, actual_legal, step + 1, number))
         if not state.legal:   # an unsound variant: the seat to move has no legal play
@@ -285,9 +289,12 @@ def _play_failure(error: Exception, card: Card, before: RoundState, step: int, n
     return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {type(error).__name__}: {error}")
 
 
-def _play_where(state: RoundState, card: Card, number: int) -> dict[str, Any]:
-    return {"round": number, "action": "play", "trick": len(state.tricks) + 1, "seat": state.to_play,
-            "card": str(card)}
+def _play_where(state: RoundState, card: Card | None, number: int) -> dict[str, Any]:
+    where = {"round": number, "action": "play" if card is not None else "legal-plays",
+             "trick": len(state.tricks) + 1, "seat": state.to_play}
+    if card is not None:
+        where["card"] = str(card)
+    return where
 
 
 def _legal_deviation(state: RoundState, actual: Any, step: int, number: int) -> Deviation:
@@ -309,6 +316,9 @@ def _compare(engine: Engine, expected: Observation, step: int, where: dict[str, 
         actual = _observe(engine, step, where)
     if actual == expected:
         return
+    if not isinstance(actual, Observation):
+        raise _Stop(Deviation("engine-error", (), step, where,
+                              message=f"observe() returned {type(actual).__name__}, not an Observation"))
     differences = observation_differences(expected, actual)
     if not differences:
         return

@@ -96,10 +96,16 @@ class NegativeChecks:
             tally[1] += 1
             raise _Stop(Deviation("accepted-illegal", (rule,), step, where,
                                   message=f"the engine accepted an illegal move ({rule}): {where}"))
-        after = engine.observe()
-        after_legal = engine.legal_plays() if where["action"] == "illegal-play" else None
+        try:
+            after = engine.observe()
+            after_legal = engine.legal_plays() if where["action"] == "illegal-play" else None
+        except Exception as error:
+            tally[1] += 1
+            raise _Stop(Deviation("engine-error", (rule,), step, where,
+                                  message=f"after refusing an illegal move the engine failed: "
+                                          f"{type(error).__name__}: {error}")) from None
         differences = observation_differences(expected, after)
-        if after_legal is not None and after_legal.mask != legal:
+        if after_legal is not None and getattr(after_legal, "mask", None) != legal:
             differences.append(Difference("legal", str(CardSet.from_mask(legal)), str(after_legal)))
         if differences:
             tally[1] += 1
