@@ -185,7 +185,7 @@ def test_observation_differences_name_the_rule():
 
 
 class _Crashes(ReferenceEngine):
-    """Fails inside legal_plays() on the fifth trick, and answers observe() with text after a heart."""
+    """Fails inside legal_plays() on the fifth trick of a round."""
 
     name = "crashes"
 

@@ -226,7 +226,9 @@ def console_summary(report: Report) -> str:
         lines += ["", "  findings (shrunk):"]
         for case in findings:
             repro = case.details["reproduction"]
-            lines.append(f"  - {', '.join(case.rule_ids) or 'engine error'}: {case.reason}")
+            shown = repro.get("deviation") or {}   # the shrunk game's deviation, else the original's
+            rule_ids = shown.get("rule_ids", case.rule_ids)
+            lines.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
             lines.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
                          f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
             lines.append(f"    replay: {repro.get('command')}")
