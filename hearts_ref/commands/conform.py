@@ -1,15 +1,160 @@
-"""``hearts-ref conform``: not available yet."""
+"""``hearts-ref conform``: judge an engine against the reference, with a report by rule ID.
+
+    hearts-ref conform --engine openspiel --preset openspiel --games 500 --report report.json
+    hearts-ref conform --engine python:mypkg.engine:MyEngine --junit results.xml
+    hearts-ref conform --engine SPEC --replay hr1:…            (replay one shrunk finding)
+    hearts-ref conform --merge shard1.json shard2.json --report all.json
+
+Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed deviation),
+2 bad input.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
+from typing import Any
+
+from hearts_ref.commands import add_rules_arguments, rules_from_args
+from hearts_ref.errors import RecordError
+
+__all__ = ["configure", "run", "parse_shard"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--engine", metavar="SPEC",
+                        help="the engine: 'openspiel', 'python:module:attr', or a command line (stdio protocol)")
+    add_rules_arguments(parser)
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="differential games (default 100)")
+    parser.add_argument("--negative-games", type=int, default=None, metavar="N",
+                        help="games with negative checks (default: a quarter of --games)")
+    parser.add_argument("--seed", type=int, default=0, help="campaign seed: the same seed, the same games (default 0)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="T",
+                        help="stop starting games after T seconds (the rest are reported as skipped)")
+    parser.add_argument("--shard", default="1/1", metavar="K/N", help="run the K-th of N shards of the campaign")
+    parser.add_argument("--shrink-time", type=float, default=10.0, metavar="S",
+                        help="seconds to shrink each distinct finding (default 10; 0: no shrinking)")
+    parser.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors and perft")
+    parser.add_argument("--report", metavar="FILE.json", help="write the JSON report (spec/report.schema.json)")
+    parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
+    parser.add_argument("--replay", metavar="CASE", help="replay one case: a case JSON file or an 'hr1:' token")
+    parser.add_argument("--merge", nargs="+", metavar="FILE.json", help="merge the reports of shards")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """Return ``(k, n)`` from ``K/N`` with 1 <= K <= N; RecordError otherwise."""
+    k, sep, n = text.partition("/")
+    try:
+        shard = (int(k), int(n))
+    except ValueError:
+        shard = (0, 0)
+    if not sep or not 1 <= shard[0] <= shard[1]:
+        raise RecordError(f"{text!r} is not K/N with 1 <= K <= N", where="--shard")
+    return shard
 
 
 def run(args: argparse.Namespace) -> int:
-    print("hearts-ref conform: not available yet", file=sys.stderr)
-    return 2
+    from hearts_ref.conformance.report import console_summary, junit_xml, load_report, merge_reports
+
+    if args.merge:
+        report = merge_reports([load_report(path) for path in args.merge])
+        _write(args, report, junit_xml)
+        print(console_summary(report), end="")
+        return report.exit_code()
+    if not args.engine:
+        print("hearts-ref conform: error: --engine SPEC is required (or --merge FILE...)", file=sys.stderr)
+        return 2
+    for name in ("games", "negative_games"):
+        if getattr(args, name) is not None and getattr(args, name) < 0:
+            print(f"hearts-ref conform: error: --{name.replace('_', '-')} must be >= 0", file=sys.stderr)
+            return 2
+    from hearts_ref.conformance.runner import load_engine, run_conformance
+
+    rules = rules_from_args(args)
+    shard = parse_shard(args.shard)
+    engine = load_engine(args.engine)
+    try:
+        if args.replay:
+            return _replay(engine, args)
+        progress = None if args.quiet or not sys.stderr.isatty() else _ProgressBar()
+        report = run_conformance(engine, rules, games=args.games, seed=args.seed,
+                                 negative_games=args.negative_games, vectors=not args.no_vectors, shard=shard,
+                                 time_limit=args.time_limit, shrink_budget=args.shrink_time, spec=args.engine,
+                                 progress=progress)
+        if progress is not None:
+            progress.finish()
+    finally:
+        close = getattr(engine, "close", None)
+        if callable(close):
+            close()
+    _write(args, report, junit_xml)
+    print(console_summary(report), end="")
+    return report.exit_code()
+
+
+def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
+    for path, text in ((args.report, report.dumps() if args.report else ""),
+                       (args.junit, junit_xml(report) if args.junit else "")):
+        if path:
+            try:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as error:
+                raise RecordError(f"cannot write ({error.strerror})", where=path) from None
+
+
+def _replay(engine: Any, args: argparse.Namespace) -> int:
+    """Replay one reproduction case and print what happens: 1 if the engine still deviates."""
+    from hearts_ref.conformance.runner import replay_case
+    from hearts_ref.conformance.script import decode_case
+    from hearts_ref.conformance.shrink import transcript
+
+    text = args.replay
+    if not text.startswith("hr1:") and os.path.exists(text):
+        with open(text, encoding="utf-8") as handle:
+            text = handle.read()
+    case = decode_case(text)
+    if isinstance(case.get("reproduction"), dict):   # a case of a JSON report: its reproduction's case
+        case = case["reproduction"]["case"]
+    rules, game = replay_case(engine, case)
+    deviation = game.deviation
+    if deviation is None:
+        print(f"no deviation: the engine agrees with the reference over {game.steps} steps")
+        return 0
+    for number, played in enumerate(transcript(rules, case["script"], negative=case.get("mode") == "negative",
+                                               steps=deviation.step), 1):
+        print(f"round {number}, pass {played['direction']}")
+        for seat, hand in enumerate(played["hands"]):
+            passed = played["passes"].get(str(seat))
+            print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))
+        if played["plays"]:
+            print("  plays: " + " ".join(played["plays"]))
+    print(f"deviation at step {deviation.step} ({deviation.where}): {', '.join(deviation.rule_ids) or deviation.kind}")
+    print(f"  {deviation.message}")
+    return 1
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, done: int, total: int, failed: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {failed} failed ")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\n")

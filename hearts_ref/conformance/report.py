@@ -1,0 +1,281 @@
+"""Conformance reports: every case with its outcome, as JSON, JUnit XML and a console table.
+
+A report (schema: ``spec/report.schema.json``) accounts for every case of a run: passed,
+failed, skipped (with the reason), expected-fail (a deviation the engine declared in its
+capabilities) or unexpected-pass (a declared deviation that did not show). A failed case
+carries its deviation: the rule IDs, the step, expected against actual, the game so far,
+a shrunk reproduction and the one-line command that replays it.
+
+Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports` joins.
+
+>>> report = Report(engine={"spec": "x", "name": "x"}, rules={}, seed=1, games=0)
+>>> report.add(Case("differential/uniform/0", "differential", "passed"))
+>>> report.summary()["counts"]["passed"], report.exit_code()
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from xml.etree import ElementTree
+
+from hearts_ref.errors import RecordError
+from hearts_ref.spec import load_rules
+
+__all__ = ["Case", "Report", "STATUSES", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
+           "console_summary", "rule_table"]
+
+REPORT_FORMAT = "hearts-ref-conform-report"
+REPORT_VERSION = 1
+STATUSES = ("passed", "failed", "skipped", "expected-fail", "unexpected-pass")
+
+
+@dataclass
+class Case:
+    """One case of a run: a vector, a perft count, a differential game, a game of negative checks."""
+
+    id: str
+    kind: str                       # "vector", "perft", "differential", "negative"
+    status: str                     # one of STATUSES
+    rule_ids: tuple[str, ...] = ()
+    reason: str = ""                # why skipped, or what failed, in one line
+    seconds: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"id": self.id, "kind": self.kind, "status": self.status, "rule_ids": list(self.rule_ids),
+                "reason": self.reason, "seconds": round(self.seconds, 6)}
+        data.update(self.details)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Case:
+        details = {k: v for k, v in data.items() if k not in ("id", "kind", "status", "rule_ids", "reason", "seconds")}
+        return cls(data["id"], data["kind"], data["status"], tuple(data.get("rule_ids") or ()),
+                   data.get("reason", ""), float(data.get("seconds", 0.0)), details)
+
+
+@dataclass
+class Report:
+    """The outcome of a conformance run (or of merged shards)."""
+
+    engine: dict[str, Any]
+    rules: dict[str, Any]
+    seed: int
+    games: int
+    negative_games: int = 0
+    shards: list[list[int]] = field(default_factory=lambda: [[1, 1]])
+    cases: list[Case] = field(default_factory=list)
+    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed]
+    steps: dict[str, dict[str, Any]] = field(default_factory=dict)  # vectors / differential / negative: ran or why not
+    known_deviations: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    rounds: int = 0
+    coverage: dict[str, int] = field(default_factory=dict)         # situations met (coverage.SITUATIONS)
+
+    def add(self, case: Case) -> None:
+        self.cases.append(case)
+
+    def add_coverage(self, tally: dict[str, int]) -> None:
+        for name, count in tally.items():
+            self.coverage[name] = self.coverage.get(name, 0) + count
+
+    def add_checks(self, counts: dict[str, list[int]]) -> None:
+        for rule, (passed, failed) in counts.items():
+            tally = self.checks.setdefault(rule, [0, 0])
+            tally[0] += passed
+            tally[1] += failed
+
+    def summary(self) -> dict[str, Any]:
+        """Return the counts by status, the rule-ID table, and the declared deviations that did not show."""
+        counts = {status: 0 for status in STATUSES}
+        for case in self.cases:
+            counts[case.status] = counts.get(case.status, 0) + 1
+        observed = {rule for case in self.cases if case.status == "expected-fail" for rule in case.rule_ids}
+        observed |= {case.id for case in self.cases if case.status == "expected-fail"}
+        ids = {case.id for case in self.cases}
+        unobserved = [d for d in self.known_deviations if d not in observed and (d in ids or "/" not in d)]
+        return {"counts": counts, "total": len(self.cases), "rules": rule_table(self),
+                "unobserved_known_deviations": unobserved, "rounds": self.rounds}
+
+    def exit_code(self) -> int:
+        """0 when no case failed unexpectedly, 1 otherwise."""
+        return 1 if any(case.status == "failed" for case in self.cases) else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "engine": self.engine, "rules": self.rules,
+                "seed": self.seed, "games": self.games, "negative_games": self.negative_games,
+                "shards": self.shards, "seconds": round(self.seconds, 3), "steps": self.steps,
+                "known_deviations": self.known_deviations, "checks": self.checks,
+                "coverage": dict(sorted(self.coverage.items())),
+                "summary": self.summary(), "cases": [case.to_dict() for case in self.cases]}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "report") -> Report:
+        if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
+            raise RecordError(f"not a {REPORT_FORMAT!r} JSON object", where=where)
+        try:
+            return cls(data["engine"], data["rules"], int(data["seed"]), int(data["games"]),
+                       int(data.get("negative_games", 0)), [list(s) for s in data.get("shards", [[1, 1]])],
+                       [Case.from_dict(c) for c in data.get("cases", [])],
+                       {k: list(v) for k, v in data.get("checks", {}).items()}, dict(data.get("steps", {})),
+                       list(data.get("known_deviations", [])), float(data.get("seconds", 0.0)),
+                       int(data.get("summary", {}).get("rounds", 0)), dict(data.get("coverage", {})))
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"malformed report ({error})", where=where) from None
+
+
+def load_report(path: str) -> Report:
+    """Return the report stored in the JSON file ``path``; RecordError says why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise RecordError(f"cannot read ({error.strerror})", where=path) from None
+    except ValueError as error:
+        raise RecordError(f"not JSON ({error})", where=path) from None
+    return Report.from_dict(data, where=path)
+
+
+def merge_reports(reports: list[Report]) -> Report:
+    """Return one report from the shards of one campaign (same engine, rules, seed and games)."""
+    if not reports:
+        raise RecordError("nothing to merge", where="--merge")
+    first = reports[0]
+    merged = Report(first.engine, first.rules, first.seed, first.games, first.negative_games, [],
+                    known_deviations=list(first.known_deviations))
+    seen: dict[str, Case] = {}
+    for report in reports:
+        for name in ("rules", "seed", "games", "negative_games"):
+            if getattr(report, name) != getattr(first, name):
+                raise RecordError(f"cannot merge shards of different campaigns: {name} differs "
+                                  f"({getattr(first, name)!r} and {getattr(report, name)!r})", where="--merge")
+        if report.engine.get("spec") != first.engine.get("spec"):
+            raise RecordError(f"cannot merge reports of different engines ({first.engine.get('spec')!r} and "
+                              f"{report.engine.get('spec')!r})", where="--merge")
+        for shard in report.shards:
+            if shard in merged.shards:
+                raise RecordError(f"shard {shard[0]}/{shard[1]} appears twice", where="--merge")
+            merged.shards.append(shard)
+        for case in report.cases:
+            if case.id in seen:
+                continue   # the vectors and skipped steps repeat in every shard
+            seen[case.id] = case
+            merged.add(case)
+        merged.add_checks(report.checks)
+        merged.add_coverage(report.coverage)
+        for step, state in report.steps.items():
+            merged.steps.setdefault(step, state)
+        merged.seconds = max(merged.seconds, report.seconds)
+        merged.rounds += report.rounds
+    merged.shards.sort()
+    return merged
+
+
+def rule_table(report: Report) -> dict[str, dict[str, int]]:
+    """Return, for each rule ID, the cases and checks that concern it, by outcome."""
+    table: dict[str, dict[str, int]] = {}
+    for rule in load_rules():
+        table[rule] = {"passed": 0, "failed": 0, "expected-fail": 0, "checks-passed": 0, "checks-failed": 0}
+    for case in report.cases:
+        if case.kind == "differential" and case.status == "passed":
+            continue   # a passing game exercises every rule: counted in the totals, not per rule
+        for rule in case.rule_ids:
+            row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
+                                          "checks-passed": 0, "checks-failed": 0})
+            if case.status in ("passed", "failed", "expected-fail"):
+                row[case.status] += 1
+    for rule, (passed, failed) in report.checks.items():
+        row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
+                                      "checks-passed": 0, "checks-failed": 0})
+        row["checks-passed"] += passed
+        row["checks-failed"] += failed
+    return table
+
+
+def console_summary(report: Report) -> str:
+    """Return the readable summary: the counts, the table by rule ID, each finding with its replay command."""
+    summary = report.summary()
+    counts = summary["counts"]
+    engine = report.engine
+    lines = [f"hearts-ref conform: {engine.get('name', '?')} {engine.get('version', '')} ({engine.get('spec', '')})",
+             f"  rules: {', '.join(f'{k}={v}' for k, v in _changes(report.rules).items()) or 'seed000 defaults'}; "
+             f"seed {report.seed}; shards {' '.join(f'{a}/{b}' for a, b in report.shards)}",
+             f"  {summary['total']} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+             + f"  ({summary['rounds']} rounds, {report.seconds:.1f} s)"]
+    for step, state in report.steps.items():
+        if state.get("status") == "skipped":
+            lines.append(f"  {step}: skipped ({state.get('reason')})")
+    if report.coverage:
+        reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
+        lines.append(f"  situations played through: {reached}")
+    rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
+    if rows:
+        lines += ["", f"  {'rule':<18} {'failed':>6} {'xfail':>6} {'passed':>6} {'checks ok':>9} {'checks bad':>10}"]
+        for rule, row in rows:
+            mark = "  <--" if row["failed"] or row["checks-failed"] else ""
+            lines.append(f"  {rule:<18} {row['failed']:>6} {row['expected-fail']:>6} {row['passed']:>6} "
+                         f"{row['checks-passed']:>9} {row['checks-failed']:>10}{mark}")
+    findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
+    if findings:
+        lines += ["", "  findings (shrunk):"]
+        for case in findings:
+            repro = case.details["reproduction"]
+            shown = repro.get("deviation") or {}   # the shrunk game's deviation, else the original's
+            rule_ids = shown.get("rule_ids", case.rule_ids)
+            lines.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
+            lines.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
+                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
+            lines.append(f"    replay: {repro.get('command')}")
+        others = sum(1 for c in report.cases if c.status == "failed") - len(findings)
+        if others:
+            lines.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
+    if summary["unobserved_known_deviations"]:
+        lines.append(f"  declared deviations not seen (unexpected pass): "
+                     f"{', '.join(summary['unobserved_known_deviations'])}")
+    lines.append(f"  verdict: {'FAIL' if report.exit_code() else 'PASS'}")
+    return "\n".join(lines) + "\n"
+
+
+def _changes(rules: dict[str, Any]) -> dict[str, Any]:
+    from hearts_ref.variants import Rules
+    try:
+        return Rules.from_dict(dict(rules)).changes()
+    except Exception:
+        return dict(rules)
+
+
+def junit_xml(report: Report) -> str:
+    """Return the report as JUnit XML: one testcase per case, failures with the replay command."""
+    counts = report.summary()["counts"]
+    suite = ElementTree.Element("testsuite", {
+        "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
+        "errors": "0", "skipped": str(counts["skipped"] + counts["expected-fail"]),
+        "time": f"{report.seconds:.3f}"})
+    for case in report.cases:
+        kind, _, name = case.id.partition("/")
+        element = ElementTree.SubElement(suite, "testcase", {
+            "classname": f"hearts-ref.{kind}", "name": name or case.id, "time": f"{case.seconds:.6f}"})
+        rules = ", ".join(case.rule_ids)
+        if case.status == "failed":
+            failure = ElementTree.SubElement(element, "failure", {"message": f"{rules}: {case.reason}",
+                                                                   "type": case.rule_ids[0] if case.rule_ids else "error"})
+            repro = case.details.get("reproduction") or {}
+            failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
+                                      | ({"replay": repro.get("command")} if repro else {}), indent=1)
+        elif case.status == "skipped":
+            ElementTree.SubElement(element, "skipped", {"message": case.reason})
+        elif case.status == "expected-fail":
+            ElementTree.SubElement(element, "skipped", {"message": f"expected failure ({rules}): {case.reason}"})
+        elif case.status == "unexpected-pass":
+            out = ElementTree.SubElement(element, "system-out")
+            out.text = f"unexpected pass: declared as a known deviation ({case.reason})"
+    root = ElementTree.Element("testsuites")
+    root.append(suite)
+    ElementTree.indent(root)
+    return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

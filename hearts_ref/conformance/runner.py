@@ -1,0 +1,335 @@
+"""The conformance runner: vectors, differential games and negative checks, into one report.
+
+:func:`run_conformance` is what ``hearts-ref conform`` runs; :func:`run_differential` is
+the differential part alone (``hearts-ref verify`` calls it). Both are deterministic from
+``seed``: game ``i`` of a campaign always uses the same policy, deal and choices, so
+``shard=(k, n)`` runs the games ``i`` with ``i % n == k - 1`` and the shards' reports merge
+(:func:`~hearts_ref.conformance.report.merge_reports`) into the report of the whole run.
+
+>>> from hearts_ref.engine import ReferenceEngine
+>>> from hearts_ref.variants import Rules
+>>> report = run_differential(ReferenceEngine, Rules(max_rounds=1), games=6, seed=1)
+>>> report.summary()["counts"]["passed"], report.exit_code()
+(6, 0)
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hearts_ref.engine import Capabilities, Engine, EngineRejection
+from hearts_ref.errors import HeartsError
+from hearts_ref.variants import Rules
+from hearts_ref.conformance.coverage import game_coverage
+from hearts_ref.conformance.differential import GameRun
+from hearts_ref.conformance.differential import run_game
+from hearts_ref.conformance.negative import NegativeChecks
+from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
+from hearts_ref.conformance.report import Case, Report
+from hearts_ref.conformance.script import CASE_FORMAT, encode_case
+from hearts_ref.conformance.shrink import replay_script, shrink_game, transcript
+
+__all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
+           "shard_runs", "engine_setup_problem", "reproduction"]
+
+EngineFactory = Callable[[], Engine]
+Progress = Callable[[int, int, int], None]   # (cases done, cases planned, failed so far)
+
+
+def _make(factory: EngineFactory | Engine) -> tuple[Engine, bool]:
+    """Return the engine, and whether the runner made it (and so closes it when done)."""
+    if isinstance(factory, Engine) and not isinstance(factory, type):
+        return factory, False
+    return factory(), True
+
+
+def shard_runs(index: int, shard: tuple[int, int]) -> bool:
+    """Whether shard ``(k, n)`` runs the case numbered ``index`` (cases are dealt round-robin)."""
+    k, n = shard
+    return index % n == k - 1
+
+
+def engine_setup_problem(capabilities: Capabilities, rules: Rules) -> str | None:
+    """Return why the engine cannot be judged under ``rules`` (a sentence), or None when it can."""
+    reason = capabilities.cannot_play(rules)
+    if reason is not None:
+        return reason
+    if not capabilities.multi_round and rules.max_rounds != 1:
+        return (f"engine plays one round per game (multi_round=false) but the rules play "
+                f"{'until a total reaches ' + str(rules.end_threshold) if not rules.max_rounds else str(rules.max_rounds) + ' rounds'}; "
+                "set max_rounds=1 (as the openspiel preset does)")
+    if not capabilities.passing and rules.pass_cards:
+        return "engine does not pass cards; set pass_cards=false"
+    return None
+
+
+def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[str, Any]:
+    return {"spec": spec, "name": str(getattr(engine, "name", type(engine).__name__)),
+            "version": str(getattr(engine, "version", "")), "capabilities": capabilities.to_dict()}
+
+
+def _known(case: Case, known: Sequence[str]) -> bool:
+    return case.id in known or any(rule in known for rule in case.rule_ids)
+
+
+def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games: int, seed: int, *,
+                     negative_games: int = 0, policies: Sequence[str] = POLICY_NAMES,
+                     shard: tuple[int, int] = (1, 1), time_limit: float | None = None,
+                     shrink_budget: float = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
+                     progress: Progress | None = None, report: Report | None = None,
+                     clock: Callable[[], float] = time.monotonic) -> Report:
+    """Play ``games`` differential games (and ``negative_games`` with negative checks); return the report.
+
+    ``engine_factory`` makes the engine (a class or a function), or is the engine itself.
+    Each deviation found is shrunk (``shrink_budget`` seconds each, at most ``max_shrinks``
+    distinct findings) into a minimal game with a replay command that names ``spec``.
+    """
+    start = clock()
+    engine, owned = _make(engine_factory)
+    try:
+        capabilities = engine.capabilities()
+    except Exception as error:
+        capabilities = Capabilities()
+        setup_problem: str | None = f"capabilities() failed: {type(error).__name__}: {error}"
+    else:
+        setup_problem = engine_setup_problem(capabilities, rules)
+    known = list(capabilities.known_deviations)
+    if report is None:
+        report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negative_games,
+                        [list(shard)], known_deviations=known)
+    vary = not capabilities.multi_round
+    planned = [("differential", i) for i in range(games) if shard_runs(i, shard)]
+    planned += [("negative", i) for i in range(negative_games) if shard_runs(i, shard)]
+    for name, count in (("differential", games), ("negative", negative_games)):
+        report.steps[name] = ({"status": "skipped", "reason": setup_problem} if setup_problem and count
+                              else {"status": "ran", "games": count})
+    failures: list[tuple[Case, GameRun, bool]] = []
+    for done, (kind, i) in enumerate(planned):
+        policy = policies[i % len(policies)]
+        case_id = f"{kind}/{policy}/{i}"
+        if setup_problem:
+            report.add(Case(case_id, kind, "skipped", reason=setup_problem))
+            continue
+        if time_limit is not None and clock() - start > time_limit:
+            report.add(Case(case_id, kind, "skipped", reason=f"time limit of {time_limit:g} s reached"))
+            continue
+        began = clock()
+        rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
+        negative = NegativeChecks() if kind == "negative" else None
+        run = run_game(engine, rules, PolicyDecider(make_policy(policy, rng), any_direction=vary),
+                       negative=negative)
+        report.rounds += run.rounds
+        if run.game is not None:
+            report.add_coverage(game_coverage(run.game))
+        if negative is not None:
+            report.add_checks(negative.counts)
+        details: dict[str, Any] = {"policy": policy, "index": i, "rounds": run.rounds, "steps": run.steps}
+        if run.stopped:
+            details["stopped"] = run.stopped
+        if run.deviation is None:
+            case = Case(case_id, kind, "passed", tuple(sorted(negative.counts)) if negative else (), "",
+                        clock() - began, details)
+            if case.id in known:
+                case.status, case.reason = "unexpected-pass", "declared as a known deviation, but passed"
+        else:
+            deviation = run.deviation
+            details["deviation"] = deviation.to_dict()
+            case = Case(case_id, kind, "failed", deviation.rule_ids, deviation.message or deviation.kind,
+                        clock() - began, details)
+            if _known(case, known):
+                case.status = "expected-fail"
+            else:
+                failures.append((case, run, negative is not None))
+        report.add(case)
+        if progress is not None:
+            progress(done + 1, len(planned), sum(1 for c, _, _ in failures))
+    deadline = None if time_limit is None else start + time_limit
+    _reproduce(engine, rules, failures, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
+               time_left=(lambda: deadline - clock()) if deadline is not None else None)
+    if owned:
+        _close(engine)
+    report.seconds += clock() - start
+    return report
+
+
+def _reproduce(engine: Engine, rules: Rules, failures: list[tuple[Case, GameRun, bool]], *,
+               budget: float, max_shrinks: int, spec: str, time_left: Callable[[], float] | None = None) -> None:
+    """Shrink the first failing game of each distinct finding (within the time limit, if any);
+    point the other failing games at it."""
+    first: dict[tuple[str, str], str] = {}
+    for case, run, negative in failures:
+        case.details["replay"] = _command(spec, _case(rules, list(run.script), negative))
+        signature = run.deviation.signature()
+        if signature in first:
+            case.details["same_finding_as"] = first[signature]
+            continue
+        first[signature] = case.id
+        allowed = budget if time_left is None else min(budget, time_left())
+        if len(first) <= max_shrinks and allowed > 0:
+            shrunk = shrink_game(engine, rules, run, negative=negative, budget=allowed)
+            script, final, search = list(shrunk.script), shrunk.run, shrunk.to_dict()
+        else:
+            script, final, search = list(run.script), run, {"skipped": "not shrunk: too many findings, or no "
+                                                                        "time left"}
+        search["original_choices"] = len(run.script)
+        search["original_steps"] = run.steps
+        case.details["reproduction"] = reproduction(rules, script, final, negative=negative, spec=spec,
+                                                    search=search)
+
+
+def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: bool, spec: str,
+                 search: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the reproduction of a failing game: its size, the game so far, the replay token and command."""
+    case = _case(rules, script, negative)
+    token = encode_case(case)
+    deviation = run.deviation
+    rounds = transcript(rules, script, negative=negative, steps=deviation.step if deviation else run.steps)
+    plays = len(rounds[-1]["plays"]) if rounds else 0
+    return {"rounds": len(rounds), "tricks": (plays + rules.players - 1) // rules.players if plays else 0,
+            "steps": deviation.step if deviation else run.steps, "choices": len(script),
+            "nonzero_choices": sum(1 for v in script if v),
+            "deviation": deviation.to_dict() if deviation else None, "game": rounds, "case": case,
+            "token": token, "command": _command(spec, case), "search": search or {}}
+
+
+def _case(rules: Rules, script: list[int], negative: bool) -> dict[str, Any]:
+    return {"format": CASE_FORMAT, "version": 1, "rules": rules.changes(),
+            "mode": "negative" if negative else "differential", "script": script}
+
+
+def _command(spec: str, case: dict[str, Any]) -> str:
+    """The one line that replays ``case`` on the engine ``spec``."""
+    return f"hearts-ref conform --engine {shlex.quote(spec)} --replay {encode_case(case)}"
+
+
+def replay_case(engine: Engine, case: dict[str, Any]) -> tuple[Rules, GameRun]:
+    """Replay a reproduction case (from a ``--replay`` token or file) on ``engine``; return what happened."""
+    rules = Rules.from_dict(dict(case.get("rules") or {}))
+    run = replay_script(engine, rules, case["script"], negative=case.get("mode") == "negative")
+    return rules, run
+
+
+def load_engine(spec: str) -> Engine:
+    """Return the engine a ``--engine`` SPEC names: ``openspiel``, ``python:module:attr`` (or
+    ``module:attr``), or a command line speaking the stdio protocol (when this build has the client).
+    """
+    try:
+        from hearts_ref.engines.stdio import load_engine as load_stdio   # the stdio protocol client
+    except ImportError:
+        load_stdio = None
+    if load_stdio is not None:
+        return load_stdio(spec)
+    return _load_in_process(spec)
+
+
+def _load_in_process(spec: str) -> Engine:
+    import importlib
+
+    text = spec.strip()
+    if text == "openspiel":
+        from hearts_ref.engines.openspiel import OpenSpielEngine
+        return OpenSpielEngine()
+    if text.startswith("python:"):
+        text = text[len("python:"):]
+    module_name, sep, attr = text.partition(":")
+    if not sep or not module_name or not attr or " " in text:
+        raise HeartsError(f"--engine {spec!r}: engine command lines need the stdio protocol client, which is "
+                          "not available in this build; give 'openspiel' or 'python:module:attr'")
+    try:
+        target: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            target = getattr(target, part)
+    except (ImportError, AttributeError) as error:
+        raise HeartsError(f"--engine {spec!r}: cannot import {module_name}:{attr} ({error})") from None
+    engine = target
+    if isinstance(target, type) or callable(target) and not isinstance(target, Engine):
+        try:
+            engine = target()
+        except Exception as error:
+            raise HeartsError(f"--engine {spec!r}: {module_name}:{attr}() did not make an engine "
+                              f"({type(error).__name__}: {error})") from None
+    if not isinstance(engine, Engine):
+        raise HeartsError(f"--engine {spec!r}: {module_name}:{attr} is not an engine (needs name, version, "
+                          "capabilities, new_game, start_round, pass_cards, legal_plays, play, observe)")
+    return engine
+
+
+def _close(engine: Engine) -> None:
+    close = getattr(engine, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:
+            pass
+
+
+def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int]) -> None:
+    """Run the conformance vectors and perft counts through ``hearts_ref.vectors``, when this build has it."""
+    try:
+        from hearts_ref.vectors import load_vectors, run_vectors   # provided by the vectors module
+    except ImportError:
+        reason = "not available in this build"
+        report.steps["vectors"] = {"status": "skipped", "reason": reason}
+        report.add(Case("vectors/all", "vector", "skipped", reason=reason))
+        return
+    engine, owned = _make(engine_factory)
+    cases = [case for i, case in enumerate(load_vectors()) if shard_runs(i, shard)]
+    known = report.known_deviations
+    try:
+        results = run_vectors(engine, cases)
+    except EngineRejection as error:
+        report.steps["vectors"] = {"status": "skipped", "reason": f"the engine refused the vectors: {error}"}
+        return
+    finally:
+        if owned:
+            _close(engine)
+    report.steps["vectors"] = {"status": "ran", "cases": len(results)}
+    for result in results:
+        report.add(_vector_case(result, known))
+
+
+def _vector_case(result: Any, known: Sequence[str]) -> Case:
+    """A vector's result (``hearts_ref.vectors.CaseResult``) as a report case."""
+    get = result.get if isinstance(result, dict) else (lambda name, default=None: getattr(result, name, default))
+    case_id = str(get("case_id") or get("id") or "?")
+    status = str(get("status") or ("passed" if get("passed") else "failed"))
+    status = {"pass": "passed", "fail": "failed", "skip": "skipped", "ok": "passed"}.get(status, status)
+    kind = "perft" if case_id.startswith("perft") or get("kind") == "perft" else "vector"
+    rule_ids = tuple(get("rule_ids") or ())
+    reason = str(get("reason") or get("message") or "")
+    case = Case(case_id if "/" in case_id else f"{kind}/{case_id}", kind, status, rule_ids, reason,
+                float(get("seconds") or 0.0))
+    if status == "failed" and _known(case, known) or case_id in known and status == "failed":
+        case.status = "expected-fail"
+    elif status == "passed" and case_id in known:
+        case.status = "unexpected-pass"
+    return case
+
+
+def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, games: int = 100, seed: int = 0,
+                    negative_games: int | None = None, vectors: bool = True, shard: tuple[int, int] = (1, 1),
+                    time_limit: float | None = None, shrink_budget: float = 10.0, spec: str = "SPEC",
+                    progress: Progress | None = None) -> Report:
+    """Run the whole suite on an engine: the vectors, then the differential games and negative checks."""
+    start = time.monotonic()
+    engine, owned = _make(engine_factory)
+    try:
+        capabilities = engine.capabilities()
+    except Exception:
+        capabilities = Capabilities()
+    negatives = max(1, games // 4) if negative_games is None else negative_games
+    report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negatives,
+                    [list(shard)], known_deviations=list(capabilities.known_deviations))
+    if vectors:
+        run_vectors_step(engine, report, shard)
+    remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
+    run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard, time_limit=remaining,
+                     shrink_budget=shrink_budget, spec=spec, progress=progress, report=report)
+    if owned:
+        _close(engine)
+    report.seconds = time.monotonic() - start
+    return report

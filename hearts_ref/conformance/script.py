@@ -1,0 +1,194 @@
+"""Choice scripts: every decision of a game written as a small integer, for replay and shrinking.
+
+A differential game is decided by a *script*: a list of integers, each an index into
+the options the reference offers at that moment, lowest card first:
+
+- a deal: each hand but the last, ranked among the subsets of the cards left (DEAL-HANDS);
+  rank 0 is the lowest cards, so a shrunk deal reads ``2C 3C …`` for seat 0;
+- the pass direction (PASS-CYCLE): "none" first, then the directions of the cycle; the
+  runner follows the cycle, or, for an engine that plays one round, draws among them;
+- each pass: the rank of the three cards among the passing seat's hand (PASS-COUNT);
+- each play: an index into the reference's legal plays.
+
+A decision with one option takes no integer. Any list of integers is a valid game (past
+its end, every choice is 0), so Hypothesis can shrink a failing game toward fewer steps
+and lower choices, and a script read back replays the same game.
+
+>>> from hearts_ref.variants import Rules
+>>> from hearts_ref.deals import deal
+>>> hands = deal(Rules(), seed=3)
+>>> code = deal_code(Rules(), hands)
+>>> len(code), deal_from(Rules(), ListSource(code)) == hands
+(3, True)
+>>> str(deal_from(Rules(), ListSource([]))[0])
+'2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC'
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from math import comb
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hearts_ref.cards import CARDS, Card
+from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.errors import RecordError
+from hearts_ref.round import PASS_SIZE, RoundState
+from hearts_ref.variants import Rules
+
+__all__ = ["Source", "ListSource", "ScriptDecider", "deal_code", "deal_from", "nth_card", "rank_in",
+           "subset_rank", "subset_of",
+           "direction_options", "CASE_FORMAT", "encode_case", "decode_case"]
+
+Source = Callable[[int], int]
+"""A source of choices: called with the number of options, returns an index in ``range(count)``."""
+
+CASE_FORMAT = "hearts-ref-conform-case"
+_TOKEN_PREFIX = "hr1:"
+
+
+class ListSource:
+    """Choices read from a list; past its end every choice is 0 (the lowest option)."""
+
+    def __init__(self, values: Sequence[int]):
+        self.values = values
+        self.position = 0
+
+    def __call__(self, count: int) -> int:
+        position = self.position
+        self.position = position + 1
+        if position >= len(self.values):
+            return 0
+        return min(max(int(self.values[position]), 0), count - 1)
+
+
+def nth_card(mask: int, n: int) -> int:
+    """Return the index of the ``n``-th lowest card (0-based) of a non-empty mask."""
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def rank_in(mask: int, index: int) -> int:
+    """Return how many cards of ``mask`` are lower than the card ``index``."""
+    return (mask & ((1 << index) - 1)).bit_count()
+
+
+def subset_rank(mask: int, chosen: int) -> int:
+    """Return the rank of the cards ``chosen`` among the subsets of ``mask`` of that size.
+
+    Subsets are ranked in colex order (the combinatorial number system), so rank 0 is the
+    lowest cards of ``mask``.
+
+    >>> subset_rank(0b1111, 0b0011), subset_rank(0b1111, 0b0101), subset_rank(0b1111, 0b1100)
+    (0, 1, 5)
+    """
+    rank = 0
+    for k, index in enumerate(bits_of(chosen & mask), 1):
+        rank += comb((mask & ((1 << index) - 1)).bit_count(), k)
+    return rank
+
+
+def subset_of(mask: int, size: int, rank: int) -> int:
+    """Return the subset of ``mask`` with ``size`` cards and colex rank ``rank`` (see :func:`subset_rank`)."""
+    indices = list(bits_of(mask))
+    chosen = 0
+    position = len(indices)
+    for k in range(size, 0, -1):
+        position -= 1
+        while comb(position, k) > rank:
+            position -= 1
+        rank -= comb(position, k)
+        chosen |= 1 << indices[position]
+    return chosen
+
+
+def deal_code(rules: Rules, hands: Sequence[CardSet]) -> list[int]:
+    """Return a deal as choices: each seat's hand (but the last) ranked among the cards left."""
+    remaining = rules.deck_mask
+    code = []
+    for hand in hands[:-1]:
+        code.append(subset_rank(remaining, hand.mask))
+        remaining &= ~hand.mask
+    return code
+
+
+def deal_from(rules: Rules, take: Source) -> tuple[CardSet, ...]:
+    """DEAL-HANDS: return the deal the source's choices describe (see :func:`deal_code`)."""
+    remaining = rules.deck_mask
+    size = rules.hand_size
+    hands = []
+    for _ in range(rules.players - 1):
+        hand = subset_of(remaining, size, take(comb(remaining.bit_count(), size)))
+        hands.append(CardSet.from_mask(hand))
+        remaining &= ~hand
+    hands.append(CardSet.from_mask(remaining))
+    return tuple(hands)
+
+
+def direction_options(rules: Rules) -> tuple[str, ...]:
+    """PASS-CYCLE: the directions a round may be played with, "none" first (the simplest)."""
+    cycle = {rules.pass_direction(number) for number in range(1, 5)}
+    return ("none",) + tuple(d for d in ("left", "right", "across") if d in cycle)
+
+
+class ScriptDecider:
+    """Makes every decision of a game from a source of choices, and records them as a script."""
+
+    def __init__(self, take: Source):
+        self.take = take
+        self.script: list[int] = []
+        self.round_starts: list[int] = []
+
+    def _choose(self, count: int) -> int:
+        if count <= 1:
+            return 0
+        value = self.take(count)
+        self.script.append(value)
+        return value
+
+    def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
+        return deal_from(rules, self._choose)
+
+    def direction(self, rules: Rules, number: int) -> str:
+        options = direction_options(rules)
+        return options[self._choose(len(options))]
+
+    def pass_cards(self, state: RoundState, seat: int) -> CardSet:
+        hand = state.hands[seat]
+        return CardSet.from_mask(subset_of(hand, PASS_SIZE, self._choose(comb(hand.bit_count(), PASS_SIZE))))
+
+    def play(self, state: RoundState) -> Card:
+        legal = state.legal
+        count = legal.bit_count()
+        return CARDS[nth_card(legal, self._choose(count)) if count > 1 else (legal & -legal).bit_length() - 1]
+
+
+def encode_case(case: dict[str, Any]) -> str:
+    """Return a case (rules, mode, script) as one short token for ``hearts-ref conform --replay``."""
+    text = json.dumps(case, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return _TOKEN_PREFIX + base64.urlsafe_b64encode(zlib.compress(text, 9)).decode("ascii").rstrip("=")
+
+
+def decode_case(text: str) -> dict[str, Any]:
+    """Return the case of a ``--replay`` token or of a case file's JSON text; RecordError says why not."""
+    text = text.strip()
+    if text.startswith(_TOKEN_PREFIX):
+        raw = text[len(_TOKEN_PREFIX):]
+        try:
+            data = json.loads(zlib.decompress(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))))
+        except (ValueError, zlib.error) as error:
+            raise RecordError(f"not a replay token ({error})", where="--replay") from None
+    else:
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise RecordError(f"not JSON ({error})", where="--replay") from None
+    if not isinstance(data, dict) or data.get("format") != CASE_FORMAT:
+        raise RecordError(f"expected a {CASE_FORMAT!r} object", where="--replay")
+    if not isinstance(data.get("script"), list) or not all(isinstance(v, int) for v in data["script"]):
+        raise RecordError("'script' must be a list of whole numbers", where="--replay")
+    return data

@@ -1,0 +1,291 @@
+"""OpenSpiel's ``hearts`` game behind the :class:`~hearts_ref.engine.Engine` interface.
+
+OpenSpiel (``pip install open-spiel``, ``import pyspiel``) plays one round of four-player
+Hearts. This adapter translates, and adds no rules of its own:
+
+- cards: OpenSpiel's action ``a`` is the card of rank ``a // 4`` (two to ace) in suit
+  ``a % 4``, its suits ordered clubs, diamonds, hearts, spades; :func:`check_card_mapping`
+  compares the table with OpenSpiel's own ``action_to_string`` before the first game;
+- the pass direction (PASS-CYCLE): OpenSpiel draws it as its first chance action
+  (0 none, 1 left, 2 across, 3 right: the receiver is ``seat + action``); the adapter
+  applies the direction hearts-ref chose;
+- the deal (DEAL-HANDS): the 52 deal chance actions, the k-th card to seat ``k % 4``, so
+  that OpenSpiel's hands equal the given ones;
+- the pass (PASS-SIMULTANEOUS): OpenSpiel takes one card per action, seat 0 first; the
+  adapter keeps each seat's choice until the seats before it have chosen;
+- the variant parameters (:func:`openspiel_parameters`), and what OpenSpiel cannot play
+  (:data:`UNSUPPORTED`, ``multi_round=False``).
+
+Every play is checked against OpenSpiel's ``legal_actions()`` first: an illegal one
+becomes an :class:`~hearts_ref.engine.EngineRejection` and pyspiel never sees it.
+
+>>> from hearts_ref import Rules, deal
+>>> engine = OpenSpielEngine()
+>>> engine.new_game(Rules.preset("openspiel"))
+>>> engine.start_round(deal(Rules(), seed=7), "none")
+>>> observation = engine.observe()
+>>> observation.phase, observation.to_move, str(engine.legal_plays())
+('play', 3, '2C')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hearts_ref.cards import CARDS, Card, Suit
+from hearts_ref.cardset import CardSet, HEARTS, JACK_OF_DIAMONDS_BIT, QUEEN
+from hearts_ref.engine import Capabilities, EngineRejection, Observation
+from hearts_ref.variants import Rules
+
+__all__ = ["OpenSpielEngine", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
+           "OPENSPIEL_PARAMETERS", "ACTION_OF_CARD", "CARD_OF_ACTION", "DIRECTION_ACTIONS"]
+
+# OpenSpiel's suit order within an action (a % 4) is clubs, diamonds, hearts, spades.
+_OPENSPIEL_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+CARD_OF_ACTION: tuple[int, ...] = tuple(_OPENSPIEL_SUITS[a % 4] * 13 + a // 4 for a in range(52))
+ACTION_OF_CARD: tuple[int, ...] = tuple(CARD_OF_ACTION.index(i) for i in range(52))
+_BIT_OF_ACTION: tuple[int, ...] = tuple(1 << i for i in CARD_OF_ACTION)
+
+# PASS-CYCLE: OpenSpiel's pass-direction chance outcomes; the receiver is (seat + action) % 4.
+DIRECTION_ACTIONS = {"none": 0, "left": 1, "across": 2, "right": 3}
+
+OPENSPIEL_PARAMETERS = ("pass_cards", "no_pts_on_first_trick", "can_lead_any_club", "jd_bonus",
+                        "avoid_all_tricks_bonus", "must_break_hearts", "qs_breaks_hearts",
+                        "can_lead_hearts_instead_of_qs")
+
+# What OpenSpiel's hearts cannot play: four players only; a point card on the first trick is
+# either allowed or forbidden-with-exception; any heart played breaks hearts; the moon always
+# adds 26 to the others. One round only (multi_round=False).
+UNSUPPORTED: dict[str, tuple[Any, ...]] = {
+    "players": (3, 5, 6),
+    "first_trick_points": ("forbidden",),
+    "hearts_broken_by": ("discard", "lead"),
+    "hearts_restriction": ("discard",),
+    "moon": ("subtract", "off"),
+}
+
+
+def openspiel_parameters(rules: Rules) -> dict[str, bool]:
+    """Return OpenSpiel's game parameters for ``rules`` (which it must be able to play).
+
+    >>> openspiel_parameters(Rules.preset("openspiel"))["qs_breaks_hearts"]
+    True
+    """
+    return {
+        "pass_cards": rules.pass_cards,                                      # PASS-CYCLE
+        "no_pts_on_first_trick": rules.first_trick_points == "exception",   # FIRST-NO-POINTS
+        "can_lead_any_club": rules.can_lead_any_club,                       # LEAD-OPEN
+        "jd_bonus": rules.jd_bonus,                                         # SCORE-JACK
+        "avoid_all_tricks_bonus": rules.avoid_all_tricks_bonus,             # SCORE-NO-TRICKS
+        "must_break_hearts": rules.must_break_hearts,                       # LEAD-HEARTS
+        "qs_breaks_hearts": rules.qs_breaks_hearts,                         # BREAK-QUEEN
+        "can_lead_hearts_instead_of_qs": rules.can_lead_hearts_instead_of_qs,
+    }
+
+
+def check_card_mapping(game: Any) -> None:
+    """Raise AssertionError unless OpenSpiel names every action as the card the table maps it to."""
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for action in range(52):
+        state.apply_action(action)
+    for action in range(52):
+        named = state.action_to_string(action).replace("T", "10")
+        assert named == str(CARDS[CARD_OF_ACTION[action]]), (action, named)
+
+
+_GAMES: dict[tuple[tuple[str, bool], ...], Any] = {}
+
+
+def _load_game(parameters: dict[str, bool]) -> Any:
+    import pyspiel   # imported here: open-spiel is an optional dependency
+
+    key = tuple(sorted(parameters.items()))
+    game = _GAMES.get(key)
+    if game is None:
+        game = pyspiel.load_game("hearts", dict(parameters))
+        if not _GAMES:
+            check_card_mapping(game)
+        _GAMES[key] = game
+    return game
+
+
+class OpenSpielEngine:
+    """OpenSpiel's ``hearts`` as an :class:`~hearts_ref.engine.Engine`.
+
+    Keyword ``overrides`` are OpenSpiel game parameters that replace the ones mapped from
+    the rules (``OpenSpielEngine(qs_breaks_hearts=True)``): a way to see how the runner
+    reports an engine that plays other rules than it was asked to.
+    """
+
+    name = "open_spiel/hearts"
+    version = "pyspiel"
+
+    def __init__(self, **overrides: bool):
+        unknown = sorted(set(overrides) - set(OPENSPIEL_PARAMETERS))
+        if unknown:
+            raise EngineRejection(f"unknown OpenSpiel hearts parameter(s) {', '.join(unknown)}; "
+                                  f"known: {', '.join(OPENSPIEL_PARAMETERS)}")
+        self.overrides = dict(overrides)
+        self.rules: Rules | None = None
+        self.game: Any = None
+        self.state: Any = None
+        self._pending: dict[int, CardSet] = {}
+        self._dealt: tuple[int, ...] = ()
+        self._passing = False
+        self._first_play = 53
+        self._played: list[int] = []     # the play actions applied, in order
+        self._legal: tuple[int, list[int]] = (-1, [])
+        self._before_last: tuple[int, tuple[int, ...]] = (0, (0, 0, 0, 0))
+        self._jd_bonus = False
+        try:
+            import pyspiel
+            self.version = getattr(pyspiel, "__version__", "pyspiel")
+        except ImportError:
+            pass
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(multi_round=False, passing=True, unsupported=dict(UNSUPPORTED))
+
+    def new_game(self, rules: Rules) -> None:
+        reason = self.capabilities().cannot_play(rules)
+        if reason is not None:
+            raise EngineRejection(f"OpenSpiel's hearts cannot play these rules: {reason}")
+        parameters = openspiel_parameters(rules) | self.overrides
+        self.rules = rules
+        self._jd_bonus = parameters["jd_bonus"]
+        self.game = _load_game(parameters)
+        self.state = None
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        if self.game is None:
+            raise EngineRejection("no game: call new_game first")
+        if self.state is not None:
+            raise EngineRejection("OpenSpiel's hearts plays one round per game (multi_round=false)")
+        if direction not in DIRECTION_ACTIONS:
+            raise EngineRejection(f"unknown pass direction {direction!r}")
+        masks = tuple(hand.mask for hand in hands)
+        seen = 0
+        for mask in masks:
+            seen |= mask
+        if len(masks) != 4 or any(m.bit_count() != 13 for m in masks) or seen != (1 << 52) - 1:
+            raise EngineRejection("OpenSpiel deals four hands of 13 cards covering the deck", "DEAL-HANDS")
+        state = self.game.new_initial_state()
+        action = DIRECTION_ACTIONS[direction]
+        if action not in state.legal_actions():
+            raise EngineRejection(f"OpenSpiel cannot pass {direction} with these parameters", "PASS-CYCLE")
+        state.apply_action(action)
+        # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4.
+        sorted_hands = [[ACTION_OF_CARD[c.index] for c in CardSet.from_mask(m)] for m in masks]
+        for k in range(13):
+            for seat in range(4):
+                state.apply_action(sorted_hands[seat][k])
+        self.state = state
+        self._dealt = masks
+        self._pending = {}
+        self._passing = direction != "none"
+        # OpenSpiel's history: the direction, 52 deal actions, 12 pass actions when passing, the plays.
+        self._first_play = 1 + 52 + (12 if self._passing else 0)
+        self._played = []
+        self._legal = (-1, [])
+
+    def _started(self) -> Any:
+        if self.state is None:
+            raise EngineRejection("no round in play: call start_round first")
+        return self.state
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        self._started()
+        if not self._passing:
+            raise EngineRejection("no pass in this round", "PASS-CYCLE")
+        if not 0 <= seat < 4 or seat in self._pending or seat < self.state.current_player():
+            raise EngineRejection(f"seat {seat} cannot choose a pass now", "PASS-SIMULTANEOUS")
+        if len(cards) != 3 or cards.mask & ~self._dealt[seat]:
+            raise EngineRejection(f"seat {seat} must pass three of its own cards, got {cards}", "PASS-COUNT")
+        self._pending[seat] = cards
+        state = self.state
+        # OpenSpiel takes the passes seat by seat, one card per action.
+        while state.current_player() in self._pending:
+            chosen = self._pending.pop(state.current_player())
+            for card in chosen:
+                action = ACTION_OF_CARD[card.index]
+                if action not in state.legal_actions():
+                    raise EngineRejection(f"OpenSpiel refuses to pass {card}", "PASS-COUNT")
+                state.apply_action(action)
+        self._passing = len(state.history()) < self._first_play
+
+    def legal_plays(self) -> CardSet:
+        state = self.state
+        if state is None or self._passing:
+            return _NO_CARDS
+        mask = 0   # (OpenSpiel has no legal action once the round is over)
+        actions = state.legal_actions()
+        for action in actions:
+            mask |= _BIT_OF_ACTION[action]
+        self._legal = (len(self._played), actions)
+        return CardSet.from_mask(mask)
+
+    def play(self, card: Card) -> None:
+        state = self._started()
+        if self._passing:
+            raise EngineRejection("no card can be played while the cards are being passed")
+        action = ACTION_OF_CARD[card.index]
+        asked, actions = self._legal   # OpenSpiel's legal actions, if asked since the last play
+        if action not in (actions if asked == len(self._played) else state.legal_actions()):
+            raise EngineRejection(f"OpenSpiel does not allow {card} here" if not state.is_terminal()
+                                  else "the round is over")
+        if len(self._played) == 48:   # the last trick begins
+            points = state.points
+            self._before_last = (state.current_player(), (points(0), points(1), points(2), points(3)))
+        state.apply_action(action)
+        self._played.append(action)
+
+    def observe(self) -> Observation:
+        state = self.state
+        if state is None:
+            return _BEFORE_ROUND
+        if self._passing:
+            waiting = min(set(range(4)) - set(self._pending) - set(range(state.current_player())))
+            return Observation("pass", waiting, (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
+        if state.is_terminal():
+            points = state.points
+            scores = (points(0), points(1), points(2), points(3))
+            returns = state.returns()
+            best = max(returns)
+            # Between rounds the interface shows no trick and hearts not broken (as observe_game does).
+            return Observation("game-over", None, (), False, self._raw_points(state), scores, scores, True,
+                               tuple(p for p in range(4) if returns[p] == best))
+        # The trick in progress: the plays OpenSpiel has taken since the last trick was complete.
+        played = self._played
+        in_trick = len(played) % 4
+        trick = tuple(map(_TEXT_OF_ACTION.__getitem__, played[-in_trick:])) if in_trick else ()
+        points = state.points
+        return Observation("play", state.current_player(), trick, state.hearts_broken(),
+                           (points(0), points(1), points(2), points(3)), None, _ZEROS, False, ())
+
+    def _raw_points(self, state: Any) -> tuple[int, ...]:
+        """SCORE-POINTS before the moon and the bonuses, at the end of the round.
+
+        OpenSpiel shows only the final scores then, so the adapter adds the last trick's card
+        points to the points OpenSpiel showed before it, for the seat that won it (TRICK-WINNER,
+        the one rule the adapter applies itself; OpenSpiel's own winner shows in its scores).
+        """
+        leader, before = self._before_last
+        last = [CARD_OF_ACTION[a] for a in self._played[-4:]]
+        mask = 0
+        for index in last:
+            mask |= 1 << index
+        points = (mask & HEARTS).bit_count() + (13 if mask & QUEEN else 0)
+        if self._jd_bonus and mask & JACK_OF_DIAMONDS_BIT:
+            points -= 10
+        led = last[0] // 13
+        winner = (leader + last.index(max(i for i in last if i // 13 == led))) % 4
+        return tuple(p + (points if seat == winner else 0) for seat, p in enumerate(before))
+
+
+_ZEROS = (0, 0, 0, 0)
+_NO_CARDS = CardSet()
+_BEFORE_ROUND = Observation("round-over", None, (), False, _ZEROS, None, _ZEROS, False, ())
+_TEXT_OF_ACTION = tuple(str(CARDS[i]) for i in CARD_OF_ACTION)
+

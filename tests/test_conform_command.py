@@ -1,0 +1,163 @@
+"""``hearts-ref conform``: reports that follow their schema, shards that merge, replays, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from hearts_ref.cli import main
+from hearts_ref.conformance.report import Report, load_report, merge_reports
+from hearts_ref.conformance.runner import run_conformance, run_differential
+from hearts_ref.engine import ReferenceEngine
+from hearts_ref.errors import RecordError
+from hearts_ref.variants import Rules
+from tests.engines.buggy import QueenBreaksHearts
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
+REFERENCE = "python:hearts_ref.engine:ReferenceEngine"
+BUGGY = "python:tests.engines.buggy:QueenBreaksHearts"
+
+
+def _validate(report: dict) -> None:
+    jsonschema.Draft202012Validator(SCHEMA).validate(report)
+
+
+def test_report_schema_is_valid_and_fits_a_failing_report():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    report = run_conformance(QueenBreaksHearts, Rules(), games=8, seed=2, shrink_budget=1, spec=BUGGY)
+    data = json.loads(report.dumps())
+    _validate(data)
+    failed = [c for c in data["cases"] if c["status"] == "failed"]
+    assert failed and "reproduction" in failed[0]
+    assert data["summary"]["rules"]["BREAK-QUEEN"]["failed"] == len(failed)
+    with pytest.raises(jsonschema.ValidationError):   # the schema does reject a wrong status
+        _validate(data | {"cases": [failed[0] | {"status": "broken"}]})
+
+
+def test_every_case_is_accounted_for_under_a_time_limit():
+    report = run_conformance(ReferenceEngine, Rules(), games=40, seed=1, time_limit=0.0)
+    counts = report.summary()["counts"]
+    assert sum(counts.values()) == len(report.cases) == 1 + 40 + 10   # vectors, games, negative games
+    assert all(c.reason for c in report.cases if c.status == "skipped")
+    assert any("time limit" in c.reason for c in report.cases)
+
+
+def test_shards_merge_into_the_whole_campaign():
+    rules = Rules(max_rounds=2)
+    whole = run_differential(ReferenceEngine, rules, 9, 4, negative_games=3)
+    parts = [run_differential(ReferenceEngine, rules, 9, 4, negative_games=3, shard=(k, 3)) for k in (1, 2, 3)]
+    assert sorted(len(p.cases) for p in parts) == [4, 4, 4]
+    merged = merge_reports(list(reversed(parts)))
+    assert sorted((c.id, c.status, c.details["steps"]) for c in merged.cases) == \
+        sorted((c.id, c.status, c.details["steps"]) for c in whole.cases)
+    assert merged.shards == [[1, 3], [2, 3], [3, 3]] and merged.rounds == whole.rounds
+    assert merged.checks == whole.checks
+    _validate(merged.to_dict())
+    with pytest.raises(RecordError):   # the same shard twice
+        merge_reports([parts[0], parts[0]])
+    with pytest.raises(RecordError):   # another campaign
+        merge_reports([parts[0], run_differential(ReferenceEngine, rules, 9, 5, shard=(2, 3))])
+
+
+def test_conform_writes_reports_and_exits_zero_on_the_reference(tmp_path, capsys):
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    code = main(["conform", "--engine", REFERENCE, "--games", "6", "--set", "max_rounds=1",
+                 "--report", str(report), "--junit", str(junit)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "verdict: PASS" in out and "vectors" in out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    _validate(data)
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    assert suite.get("tests") == str(len(data["cases"])) and suite.get("failures") == "0"
+
+
+def test_conform_finds_a_bug_and_its_replay_command_reproduces_it(tmp_path, capsys):
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    code = main(["conform", "--engine", BUGGY, "--games", "6", "--shrink-time", "2",
+                 "--report", str(report), "--junit", str(junit)])
+    out = capsys.readouterr().out
+    assert code == 1 and "BREAK-QUEEN" in out and "verdict: FAIL" in out
+    command = next(line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: " in line)
+    words = command.split()
+    assert words[:4] == ["hearts-ref", "conform", "--engine", BUGGY]
+    assert main(words[1:]) == 1
+    replay = capsys.readouterr().out
+    assert "BREAK-QUEEN" in replay and "plays:" in replay
+    assert main(["conform", "--engine", REFERENCE] + words[4:]) == 0
+    assert "no deviation" in capsys.readouterr().out
+    failures = ElementTree.parse(junit).getroot().iter("failure")
+    assert any("--replay hr1:" in (f.text or "") for f in failures)
+    # A case of the JSON report, saved as a file, replays as well.
+    case = next(c for c in json.loads(report.read_text(encoding="utf-8"))["cases"] if "reproduction" in c)
+    (tmp_path / "case.json").write_text(json.dumps(case["reproduction"]["case"]), encoding="utf-8")
+    assert main(["conform", "--engine", BUGGY, "--replay", str(tmp_path / "case.json")]) == 1
+
+
+def test_conform_merge_command(tmp_path, capsys):
+    paths = []
+    for k in (1, 2):
+        path = tmp_path / f"s{k}.json"
+        assert main(["conform", "--engine", BUGGY, "--games", "4", "--shard", f"{k}/2", "--shrink-time", "0",
+                     "--no-vectors", "--report", str(path)]) == 1
+        paths.append(str(path))
+    capsys.readouterr()
+    assert main(["conform", "--merge", *paths, "--report", str(tmp_path / "all.json")]) == 1
+    merged = load_report(str(tmp_path / "all.json"))
+    assert merged.shards == [[1, 2], [2, 2]] and len(merged.cases) == 4 + 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["conform"], "--engine SPEC is required"),
+    (["conform", "--engine", REFERENCE, "--shard", "3/2"], "--shard"),
+    (["conform", "--engine", "python:no_such_module:Engine"], "cannot import"),
+    (["conform", "--engine", "python:hearts_ref.cards:Card"], "did not make an engine"),
+    (["conform", "--engine", "python:hearts_ref.cards:TWO_OF_CLUBS"], "is not an engine"),
+    (["conform", "--engine", REFERENCE, "--replay", "hr1:xx"], "--replay"),
+    (["conform", "--engine", REFERENCE, "--set", "moon=double"], "moon"),
+    (["conform", "--merge", "/no/such/file.json"], "/no/such/file.json"),
+])
+def test_invalid_conform_input_exits_2_with_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_report_round_trips_through_json():
+    report = run_differential(QueenBreaksHearts, Rules(), 3, 0, shrink_budget=0)
+    again = Report.from_dict(json.loads(report.dumps()))
+    assert again.to_dict() == report.to_dict()
+
+
+PLUGIN = ["-m", "pytest", "-p", "hearts_ref.pytest_plugin", "-p", "no:cacheprovider", "-q",
+          "--hearts-games", "2", "--hearts-shrink-time", "0"]
+
+
+def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, *PLUGIN, *args, str(tmp_path)], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=300)
+
+
+def test_pytest_plugin_runs_the_suite_on_a_python_engine(tmp_path):
+    passing = _pytest(tmp_path, "--hearts-engine", "hearts_ref.engine:ReferenceEngine", "--hearts-set",
+                      "max_rounds=1")
+    assert passing.returncode == 0, passing.stdout[-2000:]
+    assert "7 passed, 1 skipped" in passing.stdout
+    failing = _pytest(tmp_path, "--hearts-engine", "tests.engines.buggy:QueenBreaksHearts")
+    assert failing.returncode == 1
+    assert "hearts-ref::differential[moon]" in failing.stdout and "BREAK-QUEEN" in failing.stdout
+    assert "replay: hearts-ref conform --engine tests.engines.buggy:QueenBreaksHearts --replay hr1:" \
+        in failing.stdout
+
+
+def test_pytest_plugin_adds_nothing_without_the_option(tmp_path):
+    result = _pytest(tmp_path)
+    assert result.returncode == 5 and "no tests ran" in result.stdout   # 5: nothing collected

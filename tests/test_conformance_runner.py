@@ -1,0 +1,203 @@
+"""The conformance runner finds planted bugs, names their rules, shrinks them, and trusts the reference."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hearts_ref import CardSet, Rules, deal
+from hearts_ref.conformance.diagnose import legal_rules, observation_rules, permitting_rule, Difference
+from hearts_ref.conformance.differential import run_game
+from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
+from hearts_ref.conformance.runner import replay_case, run_differential
+from hearts_ref.conformance.script import (
+    ListSource, ScriptDecider, decode_case, deal_code, deal_from, encode_case, subset_of, subset_rank,
+)
+from hearts_ref.engine import ReferenceEngine
+from hearts_ref.errors import RecordError
+from hearts_ref.legality import Context
+from hearts_ref.round import start_round
+from tests.engines.buggy import (
+    PLANTED, AcceptsIllegalPlays, MoonOff, QueenBreaksHearts, TotalsForgotten,
+)
+
+# --- scripts -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_deal_hands_round_trip_through_the_script(players):
+    """DEAL-HANDS: a deal written as choices is read back as the same deal."""
+    rules = Rules(players=players, pass_cycle="left-right-none")
+    for seed in range(5):
+        hands = deal(rules, seed=seed)
+        assert deal_from(rules, ListSource(deal_code(rules, hands))) == hands
+    assert str(deal_from(rules, ListSource([]))[0]).startswith(str(rules.lowest_club))
+
+
+def test_subset_ranks_are_a_bijection():
+    mask = CardSet.parse("2C 5D 9S QS 4H AH").mask
+    ranks = {subset_rank(mask, subset_of(mask, 3, r)) for r in range(20)}
+    assert ranks == set(range(20))
+
+
+def test_a_policy_game_replays_from_its_script():
+    rules = Rules()
+    for name in POLICY_NAMES:
+        first = run_game(ReferenceEngine(), rules, PolicyDecider(make_policy(name, random.Random(name))))
+        again = run_game(ReferenceEngine(), rules, ScriptDecider(ListSource(first.script)))
+        assert again.script == first.script and again.steps == first.steps and again.rounds == first.rounds
+
+
+def test_case_tokens_round_trip_and_bad_tokens_say_why():
+    case = {"format": "hearts-ref-conform-case", "version": 1, "rules": {"jd_bonus": True},
+            "mode": "differential", "script": [3, 0, 12]}
+    assert decode_case(encode_case(case)) == case
+    for bad in ("hr1:@@@", "{}", "[1]", '{"format": "hearts-ref-conform-case", "script": ["x"]}'):
+        with pytest.raises(RecordError):
+            decode_case(bad)
+
+# --- the reference against itself -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(),
+    Rules.preset("seed004", jd_bonus=True, avoid_all_tricks_bonus=True, moon="subtract"),
+    Rules.preset("seed003"),
+    Rules(players=3, pass_cycle="left-right-none", ties="play-on", end_threshold=60),
+    Rules(players=6, can_lead_any_club=True, qs_breaks_hearts=True, end_comparison=">", end_threshold=50),
+    Rules(players=5, pass_cycle="left-right-none", first_trick_points="allowed", must_break_hearts=False),
+], ids=["seed000", "seed004-variants", "seed003", "three", "six", "five"])
+def test_reference_against_itself_has_no_deviation(rules):
+    """Every observable the runner computes incrementally equals observe_game, in every variant."""
+    report = run_differential(ReferenceEngine, rules, 12, 3, negative_games=6)
+    assert report.summary()["counts"]["passed"] == 18, [c.reason for c in report.cases if c.status != "passed"]
+    assert report.rounds > 18 and report.exit_code() == 0
+    assert sum(passed for passed, _ in report.checks.values()) > 0
+    assert not any(failed for _, failed in report.checks.values())
+
+# --- planted bugs ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine, rule_id", list(PLANTED.items()), ids=[e.__name__ for e in PLANTED])
+def test_each_planted_bug_is_found_named_and_shrunk_to_one_round(engine, rule_id):
+    report = run_differential(engine, Rules(), 24, 0, shrink_budget=4, max_shrinks=1, spec="SPEC")
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed, f"{engine.__name__} not found"
+    assert {c.rule_ids[0] for c in failed} == {rule_id}
+    repro = failed[0].details["reproduction"]
+    assert repro["rounds"] == 1 and repro["deviation"]["rule_ids"][0] == rule_id
+    # The one-line replay reproduces it on the buggy engine, and the reference passes it.
+    token = repro["command"].split("--replay ")[1]
+    _, again = replay_case(engine(), decode_case(token))
+    assert again.deviation is not None and again.deviation.rule_ids[0] == rule_id
+    _, clean = replay_case(ReferenceEngine(), decode_case(token))
+    assert clean.deviation is None
+
+
+def test_score_total_bug_needs_two_rounds_and_is_named():
+    report = run_differential(TotalsForgotten, Rules(), 6, 0, shrink_budget=2)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and failed[0].rule_ids == ("SCORE-TOTAL",)
+    assert failed[0].details["reproduction"]["rounds"] == 2
+
+
+def test_moon_bug_is_named_before_its_consequences():
+    """SCORE-MOON comes first, then the totals and the end that follow from it."""
+    report = run_differential(MoonOff, Rules(max_rounds=1), 18, 0, shrink_budget=0, policies=("moon",))
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and all(c.rule_ids[0] == "SCORE-MOON" for c in failed)
+
+
+def test_invalid_moves_accepted_are_negative_check_failures():
+    report = run_differential(AcceptsIllegalPlays, Rules(), 0, 0, negative_games=3, shrink_budget=1)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and failed[0].details["deviation"]["kind"] == "accepted-illegal"
+    assert failed[0].rule_ids[0] in ("LEAD-OPEN", "FOLLOW-SUIT", "TRICK-ORDER")
+    assert report.checks[failed[0].rule_ids[0]][1] >= 1
+
+
+class _ForgetsOnRejection(ReferenceEngine):
+    """Refuses illegal plays, but forgets the trick in progress when it does."""
+
+    name = "forgets-on-rejection"
+
+    def play(self, card):
+        before = self.game
+        try:
+            super().play(card)
+        except Exception:
+            self.game = before._replace(round=before.round._replace(trick=()))
+            raise
+
+
+def test_a_rejection_that_changes_the_state_is_reported():
+    report = run_differential(_ForgetsOnRejection, Rules(), 0, 0, negative_games=2, shrink_budget=0)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and failed[0].details["deviation"]["kind"] == "state-changed"
+
+
+def test_known_deviations_are_expected_failures():
+    class Declared(QueenBreaksHearts):
+        def capabilities(self):
+            from hearts_ref.engine import Capabilities
+            return Capabilities(known_deviations=("BREAK-QUEEN", "differential/uniform/0"))
+
+    report = run_differential(Declared, Rules(), 6, 0, shrink_budget=0)
+    statuses = {c.status for c in report.cases}
+    assert statuses <= {"expected-fail", "passed"} and "expected-fail" in statuses
+    assert report.exit_code() == 0
+
+# --- which rule a difference concerns ----------------------------------------------------------
+
+
+def test_legal_set_differences_name_the_rule():
+    state = start_round(Rules(), deal(Rules(), seed=1), direction="none")
+    state = state.play(next(iter(state.legal_plays())))
+    hand = state.hands[state.to_play]
+    extra = hand & ~state.legal   # the engine allowing every card of the hand
+    assert legal_rules(state, state.legal | extra) == ("FOLLOW-SUIT",)
+    assert legal_rules(state, 0) == ("FOLLOW-SUIT",)
+
+
+def test_permitting_rules_of_the_first_trick():
+    only_points = CardSet.parse("QS 2H 3H").mask
+    ctx = Context(False, 0, True, False)
+    assert permitting_rule(only_points, ctx, Rules(), CardSet.parse("2H").mask.bit_length() - 1) == "FIRST-EXCEPTION"
+    assert permitting_rule(CardSet.parse("2D 2H").mask, ctx, Rules(first_trick_points="allowed"),
+                           CardSet.parse("2H").mask.bit_length() - 1) == "FIRST-NO-POINTS"
+    assert permitting_rule(only_points, Context(True, None, True, False), Rules(), 0) == "LEAD-OPEN"
+
+
+def test_observation_differences_name_the_rule():
+    queen = CardSet.parse("QS").mask.bit_length() - 1
+    heart = CardSet.parse("5H").mask.bit_length() - 1
+    broken = [Difference("hearts_broken", False, True)]
+    assert observation_rules(broken, action="play", before=None, after=None, rules=Rules(),
+                             last_card=queen) == ("BREAK-QUEEN",)
+    assert observation_rules(broken, action="play", before=None, after=None, rules=Rules(),
+                             last_card=heart) == ("BREAK-DISCARD",)
+    ended = [Difference("phase", "round-over", "game-over"), Difference("totals", (1, 2, 3, 4), (0, 2, 3, 4))]
+    assert observation_rules(ended, action="play", before=None, after=None, rules=Rules()) == \
+        ("SCORE-TOTAL", "END-THRESHOLD")
+    tie = [Difference("winners", (0, 2), (0,))]
+    assert observation_rules(tie, action="play", before=None, after=None, rules=Rules()) == ("WIN-TIE",)
+
+
+class _Crashes(ReferenceEngine):
+    """Fails inside legal_plays() on the fifth trick of a round."""
+
+    name = "crashes"
+
+    def legal_plays(self):
+        if self.game.round is not None and len(self.game.round.tricks) == 4:
+            raise RuntimeError("index out of range")
+        return super().legal_plays()
+
+
+def test_an_engine_that_fails_is_reported_not_fatal():
+    report = run_differential(_Crashes, Rules(), 4, 0, negative_games=2, shrink_budget=1)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert len(failed) == 6 and all(c.details["deviation"]["kind"] == "engine-error" for c in failed)
+    assert "RuntimeError: index out of range" in failed[0].reason
+    assert failed[0].details["reproduction"]["rounds"] == 1 and report.exit_code() == 1
