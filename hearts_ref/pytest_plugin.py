@@ -93,7 +93,7 @@ class ConformanceItem(pytest.Item):
 
     def runtest(self) -> None:
         from hearts_ref.conformance.report import Report
-        from hearts_ref.conformance.runner import load_engine, run_differential, run_vectors_step
+        from hearts_ref.conformance.runner import load_engine, run_differential, run_perft_step, run_vectors_step
 
         from hearts_ref.errors import HeartsError
 
@@ -106,6 +106,7 @@ class ConformanceItem(pytest.Item):
             if self.part == "vectors":
                 report = Report({"spec": spec, "name": engine.name}, rules.to_dict(), seed, 0)
                 run_vectors_step(engine, report, (1, 1))
+                run_perft_step(engine, report, (1, 1))
             elif self.part == "differential":
                 report = run_differential(engine, rules, games, seed, policies=(self.policy,),
                                           shrink_budget=shrink, spec=spec)

@@ -34,9 +34,12 @@ def test_report_schema_is_valid_and_fits_a_failing_report():
     report = run_conformance(QueenBreaksHearts, Rules(), games=8, seed=2, shrink_budget=1, spec=BUGGY)
     data = json.loads(report.dumps())
     _validate(data)
-    failed = [c for c in data["cases"] if c["status"] == "failed"]
-    assert failed and "reproduction" in failed[0]
-    assert data["summary"]["rules"]["BREAK-QUEEN"]["failed"] == len(failed)
+    failed = [c for c in data["cases"] if c["status"] == "failed" and c["kind"] == "differential"]
+    assert failed and "reproduction" in failed[0] and all("reproduction" in c or "same_finding_as" in c for c in failed)
+    assert all(c["rule_ids"] == ["BREAK-QUEEN"] for c in failed)
+    vectors = [c for c in data["cases"] if c["kind"] == "vector" and c["status"] == "failed"]
+    assert vectors and all(c["reason"] and "failure" in c for c in vectors)   # each says where it went wrong
+    assert any("hearts_broken" in c["reason"] for c in vectors)
     with pytest.raises(jsonschema.ValidationError):   # the schema does reject a wrong status
         _validate(data | {"cases": [failed[0] | {"status": "broken"}]})
 
@@ -44,7 +47,10 @@ def test_report_schema_is_valid_and_fits_a_failing_report():
 def test_every_case_is_accounted_for_under_a_time_limit():
     report = run_conformance(ReferenceEngine, Rules(), games=40, seed=1, time_limit=0.0)
     counts = report.summary()["counts"]
-    assert sum(counts.values()) == len(report.cases) == 1 + 40 + 10   # vectors, games, negative games
+    from hearts_ref.perft import perft_names
+    from hearts_ref.vectors import load_vectors
+    expected = len(load_vectors()) + len(perft_names()) + 40 + 10   # vectors, perft, games, negative games
+    assert sum(counts.values()) == len(report.cases) == expected
     assert all(c.reason for c in report.cases if c.status == "skipped")
     assert any("time limit" in c.reason for c in report.cases)
 
@@ -117,9 +123,9 @@ def test_conform_merge_command(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["conform"], "--engine SPEC is required"),
     (["conform", "--engine", REFERENCE, "--shard", "3/2"], "--shard"),
-    (["conform", "--engine", "python:no_such_module:Engine"], "cannot import"),
-    (["conform", "--engine", "python:hearts_ref.cards:Card"], "did not make an engine"),
-    (["conform", "--engine", "python:hearts_ref.cards:TWO_OF_CLUBS"], "is not an engine"),
+    (["conform", "--engine", "python:no_such_module:Engine"], "no module named"),
+    (["conform", "--engine", "python:hearts_ref.cards:Card"], "Card() failed"),
+    (["conform", "--engine", "python:hearts_ref.cards:TWO_OF_CLUBS"], "not a class or a factory"),
     (["conform", "--engine", REFERENCE, "--replay", "hr1:xx"], "--replay"),
     (["conform", "--engine", REFERENCE, "--set", "moon=double"], "moon"),
     (["conform", "--merge", "/no/such/file.json"], "/no/such/file.json"),
@@ -150,7 +156,7 @@ def test_pytest_plugin_runs_the_suite_on_a_python_engine(tmp_path):
     passing = _pytest(tmp_path, "--hearts-engine", "hearts_ref.engine:ReferenceEngine", "--hearts-set",
                       "max_rounds=1")
     assert passing.returncode == 0, passing.stdout[-2000:]
-    assert "7 passed, 1 skipped" in passing.stdout
+    assert "8 passed" in passing.stdout   # vectors and perft, six policies, negative checks
     failing = _pytest(tmp_path, "--hearts-engine", "tests.engines.buggy:QueenBreaksHearts")
     assert failing.returncode == 1
     assert "hearts-ref::differential[moon]" in failing.stdout and "BREAK-QUEEN" in failing.stdout

@@ -208,6 +208,12 @@ def console_summary(report: Report) -> str:
              f"seed {report.seed}; shards {' '.join(f'{a}/{b}' for a, b in report.shards)}",
              f"  {summary['total']} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
              + f"  ({summary['rounds']} rounds, {report.seconds:.1f} s)"]
+    kinds: dict[str, dict[str, int]] = {}
+    for case in report.cases:
+        kinds.setdefault(case.kind, {}).setdefault(case.status, 0)
+        kinds[case.kind][case.status] += 1
+    for kind, by_status in kinds.items():
+        lines.append(f"  {kind + 's:':<14} " + ", ".join(f"{n} {s}" for s, n in by_status.items()))
     for step, state in report.steps.items():
         if state.get("status") == "skipped":
             lines.append(f"  {step}: skipped ({state.get('reason')})")
@@ -221,6 +227,10 @@ def console_summary(report: Report) -> str:
             mark = "  <--" if row["failed"] or row["checks-failed"] else ""
             lines.append(f"  {rule:<18} {row['failed']:>6} {row['expected-fail']:>6} {row['passed']:>6} "
                          f"{row['checks-passed']:>9} {row['checks-failed']:>10}{mark}")
+    data_failures = [c for c in report.cases if c.status == "failed" and c.kind in ("vector", "perft")]
+    if data_failures:
+        lines += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
+        lines += [f"  - {c.id}: {c.reason}" for c in data_failures[:10]]
     findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
     if findings:
         lines += ["", "  findings (shrunk):"]

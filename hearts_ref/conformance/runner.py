@@ -214,48 +214,10 @@ def replay_case(engine: Engine, case: dict[str, Any]) -> tuple[Rules, GameRun]:
 
 
 def load_engine(spec: str) -> Engine:
-    """Return the engine a ``--engine`` SPEC names: ``openspiel``, ``python:module:attr`` (or
-    ``module:attr``), or a command line speaking the stdio protocol (when this build has the client).
-    """
-    try:
-        from hearts_ref.engines.stdio import load_engine as load_stdio   # the stdio protocol client
-    except ImportError:
-        load_stdio = None
-    if load_stdio is not None:
-        return load_stdio(spec)
-    return _load_in_process(spec)
+    """Return the engine a ``--engine`` SPEC names (see :func:`hearts_ref.engines.load.load_engine`)."""
+    from hearts_ref.engines.load import load_engine as load
 
-
-def _load_in_process(spec: str) -> Engine:
-    import importlib
-
-    text = spec.strip()
-    if text == "openspiel":
-        from hearts_ref.engines.openspiel import OpenSpielEngine
-        return OpenSpielEngine()
-    if text.startswith("python:"):
-        text = text[len("python:"):]
-    module_name, sep, attr = text.partition(":")
-    if not sep or not module_name or not attr or " " in text:
-        raise HeartsError(f"--engine {spec!r}: engine command lines need the stdio protocol client, which is "
-                          "not available in this build; give 'openspiel' or 'python:module:attr'")
-    try:
-        target: Any = importlib.import_module(module_name)
-        for part in attr.split("."):
-            target = getattr(target, part)
-    except (ImportError, AttributeError) as error:
-        raise HeartsError(f"--engine {spec!r}: cannot import {module_name}:{attr} ({error})") from None
-    engine = target
-    if isinstance(target, type) or callable(target) and not isinstance(target, Engine):
-        try:
-            engine = target()
-        except Exception as error:
-            raise HeartsError(f"--engine {spec!r}: {module_name}:{attr}() did not make an engine "
-                              f"({type(error).__name__}: {error})") from None
-    if not isinstance(engine, Engine):
-        raise HeartsError(f"--engine {spec!r}: {module_name}:{attr} is not an engine (needs name, version, "
-                          "capabilities, new_game, start_round, pass_cards, legal_plays, play, observe)")
-    return engine
+    return load(spec)
 
 
 def _close(engine: Engine) -> None:
@@ -268,46 +230,74 @@ def _close(engine: Engine) -> None:
 
 
 def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int]) -> None:
-    """Run the conformance vectors and perft counts through ``hearts_ref.vectors``, when this build has it."""
-    try:
-        from hearts_ref.vectors import load_vectors, run_vectors   # provided by the vectors module
-    except ImportError:
-        reason = "not available in this build"
-        report.steps["vectors"] = {"status": "skipped", "reason": reason}
-        report.add(Case("vectors/all", "vector", "skipped", reason=reason))
-        return
+    """Run the conformance vectors of ``spec/vectors/`` through the engine (see :mod:`hearts_ref.vectors`)."""
+    from hearts_ref.vectors import load_vectors, run_vectors
+
     engine, owned = _make(engine_factory)
     cases = [case for i, case in enumerate(load_vectors()) if shard_runs(i, shard)]
-    known = report.known_deviations
     try:
         results = run_vectors(engine, cases)
-    except EngineRejection as error:
-        report.steps["vectors"] = {"status": "skipped", "reason": f"the engine refused the vectors: {error}"}
-        return
     finally:
         if owned:
             _close(engine)
     report.steps["vectors"] = {"status": "ran", "cases": len(results)}
     for result in results:
-        report.add(_vector_case(result, known))
+        report.add(_vector_case(result))
 
 
-def _vector_case(result: Any, known: Sequence[str]) -> Case:
-    """A vector's result (``hearts_ref.vectors.CaseResult``) as a report case."""
-    get = result.get if isinstance(result, dict) else (lambda name, default=None: getattr(result, name, default))
-    case_id = str(get("case_id") or get("id") or "?")
-    status = str(get("status") or ("passed" if get("passed") else "failed"))
-    status = {"pass": "passed", "fail": "failed", "skip": "skipped", "ok": "passed"}.get(status, status)
-    kind = "perft" if case_id.startswith("perft") or get("kind") == "perft" else "vector"
-    rule_ids = tuple(get("rule_ids") or ())
-    reason = str(get("reason") or get("message") or "")
-    case = Case(case_id if "/" in case_id else f"{kind}/{case_id}", kind, status, rule_ids, reason,
-                float(get("seconds") or 0.0))
-    if status == "failed" and _known(case, known) or case_id in known and status == "failed":
-        case.status = "expected-fail"
-    elif status == "passed" and case_id in known:
-        case.status = "unexpected-pass"
-    return case
+def _vector_case(result: Any) -> Case:
+    """A vector's result (:class:`hearts_ref.vectors.CaseResult`) as a report case.
+
+    The vector runner already judges skips, expected failures and unexpected passes from
+    the engine's capabilities. A failure is blamed on the rules its first wrong step concerns.
+    """
+    failure = result.failure
+    rule_ids = tuple(failure.rule_ids) if failure is not None and failure.rule_ids else tuple(result.rule_ids)
+    reason = failure.text() if failure is not None else result.reason
+    details = {"failure": failure.to_dict(), "file": result.file} if failure is not None else {}
+    return Case(f"vector/{result.case_id}", "vector", result.status, rule_ids, reason, 0.0, details)
+
+
+PERFT_NODE_BUDGET = 400   # positions a perft check may visit: the interface replays every prefix
+
+
+def run_perft_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int]) -> None:
+    """Count legal play sequences on the engine from each perft deal of ``spec/perft/`` and compare.
+
+    The engine interface has no undo, so each deal is counted to the deepest depth whose
+    count stays within :data:`PERFT_NODE_BUDGET` (see :func:`hearts_ref.perft.perft_engine`).
+    """
+    from hearts_ref.perft import load_perft, perft_engine, perft_names
+
+    engine, owned = _make(engine_factory)
+    try:
+        capabilities = engine.capabilities()
+        names = [name for i, name in enumerate(perft_names()) if shard_runs(i, shard)]
+        for name in names:
+            deal = load_perft(name)
+            case_id = f"perft/{name}"
+            cannot = capabilities.cannot_play(deal.rules)
+            if cannot:
+                report.add(Case(case_id, "perft", "skipped", deal.rule_ids, cannot))
+                continue
+            depth = max((d for d, count in enumerate(deal.counts, 1) if count <= PERFT_NODE_BUDGET), default=1)
+            expected = deal.counts[depth - 1]
+            start = time.monotonic()
+            try:
+                actual = perft_engine(engine, deal.rules, deal.hands, depth)
+            except (EngineRejection, HeartsError) as error:
+                report.add(Case(case_id, "perft", "failed", deal.rule_ids,
+                                f"depth {depth}: the engine failed while counting: {error}",
+                                time.monotonic() - start))
+                continue
+            status = "passed" if actual == expected else "failed"
+            reason = "" if status == "passed" else f"depth {depth}: expected {expected} sequences, counted {actual}"
+            report.add(Case(case_id, "perft", status, deal.rule_ids, reason, time.monotonic() - start,
+                            {"depth": depth, "expected": expected, "actual": actual}))
+    finally:
+        if owned:
+            _close(engine)
+    report.steps["perft"] = {"status": "ran", "deals": len(names)}
 
 
 def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, games: int = 100, seed: int = 0,
@@ -326,6 +316,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
                     [list(shard)], known_deviations=list(capabilities.known_deviations))
     if vectors:
         run_vectors_step(engine, report, shard)
+        run_perft_step(engine, report, shard)
     remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard, time_limit=remaining,
                      shrink_budget=shrink_budget, spec=spec, progress=progress, report=report)

@@ -289,8 +289,10 @@ def _compare_step(engine: Engine, before: Game, after: Game, step: Step, where: 
         differ("to_move", expect.to_move, obs.to_move, ("LEAD-OPEN",) if opening else ("TRICK-ORDER",))
     # hearts broken first: the legal set of a leader depends on it (LEAD-HEARTS)
     if expect.hearts_broken is not None:
-        queen = ("BREAK-QUEEN",) if step.kind == "play" and str(step.card) == "QS" else ()
-        differ("hearts_broken", expect.hearts_broken, obs.hearts_broken, ("BREAK-DISCARD",) + queen)
+        # the rule of the card that (did not) break them: the Q♠ has its own (BREAK-QUEEN)
+        queen = step.kind == "play" and str(step.card) == "QS"
+        differ("hearts_broken", expect.hearts_broken, obs.hearts_broken,
+               ("BREAK-QUEEN",) if queen else ("BREAK-DISCARD",))
     if expect.legal is not None:
         legal = _call(engine.legal_plays, where=where)
         legal = legal if isinstance(legal, CardSet) else _call(CardSet, legal, where=where)
