@@ -187,7 +187,10 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
                 where = {"round": number, "action": "pass", "seat": seat, "cards": str(cards)}
                 _call(step, where, ("PASS-COUNT",), engine.pass_cards, seat, cards)
                 _compare(engine, expected_observation(game, state), step, where, "pass", before, state, rules, game)
-            game, step = _play_round(engine, rules, decider, game, state, step, number, negative, max_steps)
+            if negative is None and max_steps is None and hasattr(engine, "play_many"):
+                game, step = _play_round_sent_together(engine, rules, decider, game, state, step, number)
+            else:
+                game, step = _play_round(engine, rules, decider, game, state, step, number, negative, max_steps)
     except _Stop as stop:
         counts = negative.counts if negative is not None else {}
         if stop.deviation is None:
@@ -264,6 +267,53 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
                                    totals, False, ())
             _compare(engine, expected, step, _play_where(before, card, number), "play", before, state, rules,
                      game, card.index, actual)
+
+
+def _play_round_sent_together(engine: Any, rules: Rules, decider: Decider, game: Game, state: RoundState,
+                              step: int, number: int) -> tuple[Game, int]:
+    """The round's plays for an engine that takes them all at once (``play_many``, the stdio client).
+
+    The choices come from the reference, so the whole round is decided first and sent in
+    one go; each play's reply still carries the engine's observation and next legal set,
+    compared in order exactly as :func:`_play_round` does, stopping at the first difference.
+    """
+    first_legal = engine.legal_plays()
+    if getattr(first_legal, "mask", None) != state.legal:
+        raise _Stop(_legal_deviation(state, first_legal, step + 1, number))
+    befores, cards, marks = [], [], []
+    final = game
+    while True:
+        if not state.legal:   # an unsound variant: compare what was played, then stop
+            break
+        card = decider.play(state)
+        befores.append(state)
+        cards.append(card)
+        marks.append(len(decider.script))
+        if len(cards) == rules.hand_size * rules.players:
+            final = game._replace(round=state).play(card)
+            break
+        state = state.play(card)
+    outcomes = engine.play_many(cards)
+    for k, (before, card, outcome) in enumerate(zip(befores, cards, outcomes)):
+        step += 1
+        if isinstance(outcome, Exception):
+            del decider.script[marks[k]:]
+            raise _Stop(_play_failure(outcome, card, before, step, number))
+        last = k == len(cards) - 1 and final is not game
+        after_game = final if last else game
+        after = None if last else (befores[k + 1] if k + 1 < len(befores) else state)
+        expected = observe_game(final) if last else expected_observation(game, after)
+        if outcome.observation != expected:
+            del decider.script[marks[k]:]
+            _compare(engine, expected, step, _play_where(before, card, number), "play", before, after, rules,
+                     after_game, card.index, outcome.observation)
+        if not last and outcome.legal.mask != after.legal:
+            del decider.script[marks[k]:]
+            raise _Stop(_legal_deviation(after, outcome.legal, step + 1, number))
+    if final is game:   # the reference has no legal play left: the rules deadlock
+        raise _Stop(None, f"the rules deadlock: seat {state.to_play} has no legal play in round {number}, "
+                          f"trick {len(state.tricks) + 1} (hand {CardSet.from_mask(state.hands[state.to_play])})")
+    return final, step
 
 
 def _points(taken: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
