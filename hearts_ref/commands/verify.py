@@ -1,15 +1,126 @@
-"""``hearts-ref verify``: not available yet."""
+"""``hearts-ref verify``: the main job. The fast proof tier, the vectors and perft counts, and a
+differential run of the reference served over stdio against the reference in process, ending
+with one verdict line.
+
+Exit 0 when every step holds (every proof outcome as expected, every vector and perft count
+passed, no deviation over stdio), 1 otherwise, 2 for bad arguments.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hearts_ref.commands import add_rules_arguments, rules_from_args
+from hearts_ref.variants import Rules
+
+__all__ = ["configure", "run", "STEPS"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    add_rules_arguments(parser)
+    parser.add_argument("--games", type=int, default=24, metavar="N",
+                        help="differential games over stdio (default 24: four per policy)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the differential games (default 1)")
+    parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="per-query proof timeout")
+    parser.add_argument("--json", action="store_true", help="print the outcome of each step as JSON")
+
+
+def _proofs(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    """The fast proof tier for every preset: each outcome must match its expectation."""
+    from properties.prove import run_catalogue
+
+    results = run_catalogue(None, deep=False, timeout=args.timeout)
+    unexpected = [r for r in results if not r.as_expected]
+    return {"ok": not unexpected, "checked": len(results), "unexpected": len(unexpected),
+            "summary": f"{len(results) - len(unexpected)}/{len(results)} proof outcomes as expected",
+            "failures": [r.describe() for r in unexpected][:10]}
+
+
+def _vectors(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    """Every conformance vector, through the reference's engine interface."""
+    from hearts_ref.engine import ReferenceEngine
+    from hearts_ref.vectors import load_vectors, run_vectors, summarize, unaccounted
+
+    cases = load_vectors()
+    results = run_vectors(ReferenceEngine(), cases)
+    counts = summarize(results)
+    missing = unaccounted(cases, results)
+    failed = [r for r in results if r.status in ("failed", "unexpected-pass")]
+    return {"ok": not failed and not missing, "checked": len(cases), "counts": counts,
+            "summary": f"{counts.get('passed', 0)}/{len(cases)} vectors passed",
+            "failures": [f"{r.case_id}: {r.failure.text() if r.failure else r.reason}" for r in failed][:10]
+            + [f"{case}: not accounted for" for case in missing]}
+
+
+def _perft(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    """Every perft deal's counts, recomputed on the reference."""
+    from hearts_ref.perft import load_perft, perft_counts, perft_names
+
+    wrong = []
+    names = perft_names()
+    for name in names:
+        deal = load_perft(name)
+        counts = perft_counts(deal.start(), min(len(deal.counts), 6))
+        if tuple(counts) != tuple(deal.counts[:len(counts)]):
+            wrong.append(f"{name}: expected {list(deal.counts[:len(counts)])}, counted {list(counts)}")
+    return {"ok": not wrong, "checked": len(names), "summary": f"{len(names) - len(wrong)}/{len(names)} perft deals",
+            "failures": wrong}
+
+
+def _stdio(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    """``hearts-ref serve`` in a subprocess against the reference in process, every observable at every step."""
+    from hearts_ref.conformance.runner import run_differential
+    from hearts_ref.engines.stdio import StdioEngine
+
+    engine = StdioEngine([sys.executable, "-m", "hearts_ref", "serve"])
+    try:
+        report = run_differential(engine, rules, args.games, args.seed, negative_games=max(1, args.games // 6),
+                                  spec="hearts-ref serve")
+    finally:
+        engine.close()
+    failed = [c for c in report.cases if c.status == "failed"]
+    return {"ok": report.exit_code() == 0, "checked": len(report.cases), "rounds": report.rounds,
+            "summary": f"{args.games} games ({report.rounds} rounds) over stdio, {len(failed)} deviations",
+            "failures": [f"{c.id}: {', '.join(c.rule_ids)}: {c.reason}" for c in failed][:10]}
+
+
+STEPS: dict[str, Callable[[Rules, argparse.Namespace], dict[str, Any]]] = {
+    "proofs": _proofs, "vectors": _vectors, "perft": _perft, "stdio": _stdio,
+}
 
 
 def run(args: argparse.Namespace) -> int:
-    print("hearts-ref verify: not available yet", file=sys.stderr)
-    return 2
+    if args.games < 1:
+        print("hearts-ref verify: error: --games must be at least 1", file=sys.stderr)
+        return 2
+    rules = rules_from_args(args)
+    start = time.monotonic()
+    outcomes: dict[str, dict[str, Any]] = {}
+    for name, step in STEPS.items():
+        began = time.monotonic()
+        print(f"hearts-ref verify: {name} ...", file=sys.stderr, flush=True)
+        try:
+            outcome = step(rules, args)
+        except Exception as error:   # a step that cannot run is a failed verification, said plainly
+            outcome = {"ok": False, "summary": f"could not run: {type(error).__name__}: {error}", "failures": []}
+        outcome["seconds"] = round(time.monotonic() - began, 2)
+        outcomes[name] = outcome
+        if not args.json:
+            mark = "ok  " if outcome["ok"] else "FAIL"
+            print(f"  {mark} {name:<8} {outcome['summary']}  ({outcome['seconds']:.1f} s)")
+            for failure in outcome.get("failures", []):
+                print(f"         - {failure}")
+    ok = all(o["ok"] for o in outcomes.values())
+    seconds = time.monotonic() - start
+    if args.json:
+        print(json.dumps({"ok": ok, "seconds": round(seconds, 2), "steps": outcomes}, indent=2))
+    else:
+        verdict = "PASS" if ok else "FAIL"
+        print(f"hearts-ref verify: {verdict}: " + "; ".join(o["summary"] for o in outcomes.values())
+              + f" ({seconds:.1f} s)")
+    return 0 if ok else 1
