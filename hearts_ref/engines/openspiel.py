@@ -189,6 +189,7 @@ class OpenSpielEngine:
         self._first_play = 1 + 52 + (12 if self._passing else 0)
         self._played = []
         self._legal = (-1, [])
+        self._points = (-1, _ZEROS)   # OpenSpiel's points, read again only when a trick closes
 
     def _started(self) -> Any:
         if self.state is None:
@@ -260,9 +261,12 @@ class OpenSpielEngine:
         played = self._played
         in_trick = len(played) % 4
         trick = tuple(map(_TEXT_OF_ACTION.__getitem__, played[-in_trick:])) if in_trick else ()
-        points = state.points
+        tricks = len(played) // 4
+        if self._points[0] != tricks:
+            points = state.points
+            self._points = (tricks, (points(0), points(1), points(2), points(3)))
         return Observation("play", state.current_player(), trick, state.hearts_broken(),
-                           (points(0), points(1), points(2), points(3)), None, _ZEROS, False, ())
+                           self._points[1], None, _ZEROS, False, ())
 
     def _raw_points(self, state: Any) -> tuple[int, ...]:
         """SCORE-POINTS before the moon and the bonuses, at the end of the round.
