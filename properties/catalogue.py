@@ -24,12 +24,13 @@ invariant must have under given rules is derived here, from the rules alone, by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hearts_ref.cardset import HEARTS, POINT_CARDS
-from hearts_ref.variants import Rules
+from hearts_ref.variants import PARAMETERS, Rules
 
-__all__ = ["Invariant", "INVARIANTS", "BY_ID", "expected_outcome", "not_applicable",
-           "first_trick_can_deadlock", "void_hearts_can_deadlock", "expected_unsound"]
+__all__ = ["Invariant", "INVARIANTS", "BY_ID", "ROUND_PARAMETERS", "expected_outcome", "not_applicable",
+           "first_trick_can_deadlock", "void_hearts_can_deadlock", "expected_unsound", "rules_for"]
 
 LEGALITY = ("players", "first_trick_points", "can_lead_any_club", "must_break_hearts", "hearts_restriction",
             "can_lead_hearts_instead_of_qs")
@@ -106,6 +107,26 @@ BY_ID = {invariant.id: invariant for invariant in INVARIANTS}
 # How many point cards and hearts exist: a hand larger than that always holds another card.
 _POINT_CARD_COUNT = POINT_CARDS.bit_count()
 _HEART_COUNT = HEARTS.bit_count()
+
+
+ROUND_PARAMETERS: tuple[str, ...] = tuple(p.name for p in PARAMETERS
+                         if any(p.name in invariant.parameters for invariant in INVARIANTS))
+
+
+def rules_for(values: dict[str, Any]) -> Rules | None:
+    """Return the rules with these ``values`` and defaults elsewhere, made playable; None if they contradict.
+
+    An odd number of players passes left, right, none; seed 003's discard restriction
+    needs hearts broken by something other than a discard (a lead, when not given).
+    """
+    values = dict(values)
+    if values.get("players", 4) % 2:
+        values.setdefault("pass_cycle", "left-right-none")
+    if values.get("hearts_restriction") == "discard":
+        values.setdefault("hearts_broken_by", "lead")
+    if values.get("hearts_restriction") == "discard" and values["hearts_broken_by"] == "discard":
+        return None
+    return Rules(**values)
 
 
 def void_hearts_can_deadlock(rules: Rules) -> bool:

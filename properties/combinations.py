@@ -21,31 +21,11 @@ from functools import cache
 from typing import Any
 
 from hearts_ref.variants import PARAMETERS, Rules
-from properties.catalogue import INVARIANTS, expected_outcome
+from properties.catalogue import INVARIANTS, ROUND_PARAMETERS, expected_outcome, rules_for
 from properties.prove import Progress, Session, prove_context
 from properties.results import ProofResult
 
 __all__ = ["ROUND_PARAMETERS", "round_combinations", "rules_for", "projections", "run_combinations"]
-
-ROUND_PARAMETERS = tuple(p.name for p in PARAMETERS
-                         if any(p.name in invariant.parameters for invariant in INVARIANTS))
-
-
-def rules_for(values: dict[str, Any]) -> Rules | None:
-    """Return the rules with these ``values`` and defaults elsewhere, made playable; None if they contradict.
-
-    An odd number of players passes left, right, none; seed 003's discard restriction
-    needs hearts broken by something other than a discard (a lead, when not given).
-    """
-    values = dict(values)
-    if values.get("players", 4) % 2:
-        values.setdefault("pass_cycle", "left-right-none")
-    if values.get("hearts_restriction") == "discard":
-        values.setdefault("hearts_broken_by", "lead")
-    if values.get("hearts_restriction") == "discard" and values["hearts_broken_by"] == "discard":
-        return None
-    return Rules(**values)
-
 
 def _values(name: str) -> tuple[Any, ...]:
     parameter = next(p for p in PARAMETERS if p.name == name)
