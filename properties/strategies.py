@@ -101,7 +101,8 @@ def rules(*, sound: bool | None = None, **fixed: Any) -> st.SearchStrategy[Rules
 def _states(draw: Any, given: Rules | None) -> RoundState:
     chosen = given if given is not None else draw(rules())
     state = start_round(chosen, draw(deals(rules=chosen)), direction="none")
-    for choice in draw(st.lists(st.integers(0, 12), max_size=chosen.players * chosen.hand_size)):
+    count = draw(st.integers(0, chosen.players * chosen.hand_size))
+    for choice in draw(st.lists(st.integers(0, 12), min_size=count, max_size=count)):
         if state.phase != "play" or not state.legal:
             break
         legal = list(bits_of(state.legal))
