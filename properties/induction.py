@@ -278,6 +278,12 @@ def consequence_claims(rules: Rules, legality: Any) -> Iterator[InductiveClaim]:
         covered = z3.Or([S.non_empty(state.plays[0] & SUIT_MASKS[suit]) for suit in Suit])
         yield InductiveClaim("LEGAL-MOVE-EXISTS", "cover", f"the trick led by seat 0 has a suit (seat +{position} "
                              "to move)", (invariant_parts(state, rules)["trick"],), covered)
+    last = symbolic_state(rules, n - 1, False)
+    card = card_variables("card", rules)
+    for suit in Suit:
+        winner = trick_winner(last.plays[:n - 1] + (card,), suit, 0, n, S)
+        yield InductiveClaim("LEGAL-MOVE-EXISTS", "cover", f"a trick led in {suit.glyph} has a winner among its "
+                             "seats", (), z3.Or([winner == seat for seat in range(n)]))
     states: dict[tuple[int, bool], tuple[State, dict[str, Any]]] = {}
     for case in cases(rules):
         if case.winner not in (None, 0):

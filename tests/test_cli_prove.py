@@ -4,12 +4,14 @@ FIRST-NO-POINTS without FIRST-EXCEPTION (seed001) must come out refuted with a c
 that is the expected outcome, so the run succeeds.
 """
 
+import io
 import json
 
 import pytest
 
 import properties.prove
 from hearts_ref.cli import main
+from hearts_ref.commands.prove import ProgressBar
 from properties.results import table
 from tests.test_cli import run
 
@@ -55,3 +57,19 @@ def test_prove_exits_1_when_an_outcome_is_not_the_expected_one(monkeypatch, caps
     assert main(["prove", "--preset", "seed001"]) == 1
     out = capsys.readouterr().out
     assert "FAILED" in out and "(expected proved)*" in out
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise():
+    terminal, log = Terminal(), io.StringIO()
+    bar, plain = ProgressBar(terminal), ProgressBar(log, every=3600)
+    for done in (1, 2, 3):
+        bar(done, 3, "seed000 OPENING-LEAD: proved")
+        plain(done, 3, "seed000 OPENING-LEAD: proved")
+    assert terminal.getvalue().count("\r[") == 3 and "3/3" in terminal.getvalue() and terminal.getvalue().endswith("\n")
+    assert log.getvalue().splitlines() == ["prove: 1/3 seed000 OPENING-LEAD: proved",
+                                           "prove: 3/3 seed000 OPENING-LEAD: proved"]

@@ -7,7 +7,7 @@ BREAK-DISCARD, FOLLOW-SUIT); the properties must catch each one and name the inv
 
 import pytest
 
-from hearts_ref import CardSet, Observation, ReferenceEngine, Rules
+from hearts_ref import Capabilities, CardSet, Observation, ReferenceEngine, Rules
 from hearts_ref.cardset import HEARTS
 from properties import GamePlan, PropertyViolation, check_engine, play_game
 
@@ -95,3 +95,19 @@ def test_unsound_rules_stop_where_a_player_is_stuck():
     stuck = [play_game(ReferenceEngine(), GamePlan(rules, (seed,))).stuck for seed in range(40)]
     assert any(stuck)
     assert all(CardSet.parse(s[1]) <= CardSet.from_mask(HEARTS) for s in stuck if s)
+
+
+class FourPlayersOneRound(ReferenceEngine):
+    """An engine like OpenSpiel's: four players, one round, no pass."""
+
+    def capabilities(self):
+        return Capabilities(multi_round=False, passing=False, unsupported={"players": (3, 5, 6)})
+
+    def start_round(self, hands, direction):
+        assert self.game.rules.players == 4 and direction == "none" and not self.game.results
+        super().start_round(hands, direction)
+
+
+def test_engine_capabilities_are_respected_by_the_game_properties():
+    check_engine(FourPlayersOneRound, max_examples=30)
+    assert play_game(FourPlayersOneRound(), GamePlan(Rules())).rounds == 1

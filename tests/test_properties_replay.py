@@ -69,3 +69,20 @@ def test_replay_is_reproducible_from_its_seed_and_its_plays_are_legal():
         assert CARDS[card] in engine.legal_plays()
         engine.play(CARDS[card])
     assert not engine.legal_plays() and engine.observe().to_move == first.seat
+
+
+def test_expected_unsound_presets_deadlock_on_the_engine_under_the_declared_rule(fast_tier):
+    """hearts_ref.variants.EXPECTED_UNSOUND names the rule each unsound preset deadlocks on: a replay shows it."""
+    from hearts_ref import DeadlockError, start_round
+
+    for preset, rule_id in EXPECTED_UNSOUND.items():
+        rules, raised = Rules.preset(preset), set()
+        for result in fast_tier:
+            for example in (e for e in result.counterexamples if result.rules == preset and e.replay):
+                state = start_round(rules, [CardSet.from_mask(h) for h in example.replay.hands])
+                for card in example.replay.plays:
+                    state = state.play(CARDS[card])
+                with pytest.raises(DeadlockError) as error:
+                    state.play(next(iter(state.hand(state.to_move))))
+                raised.add(error.value.rule_id)
+        assert rule_id in raised, (preset, raised)
