@@ -158,10 +158,14 @@ POINT_CARDS_SET = CardSet.from_mask(POINT_CARDS)
 
 
 class Bits:
-    """The card-set algebra of the engine: sets are plain ``int`` masks.
+    """The card-set algebra of the engine: sets are plain ``int`` masks, conditions ``bool``.
 
     Rules written over card sets use ``& | ~`` directly and ask the algebra for the
-    rest, so that the same code runs on z3 (``hearts_ref.symbolic.SYMBOLIC``).
+    rest, so that the same code runs on z3 (``hearts_ref.symbolic.SYMBOLIC``):
+    ``choose`` picks between two card sets, ``when`` between two numbers (a seat, points).
+
+    >>> BITS.highest(0b1011), BITS.count(0b1011), BITS.when(BITS.is_empty(0), 13, 0)
+    (8, 3, 13)
     """
 
     @staticmethod
@@ -169,12 +173,33 @@ class Bits:
         return cards == 0
 
     @staticmethod
+    def non_empty(cards: int) -> bool:
+        return cards != 0
+
+    @staticmethod
     def choose(condition: bool, then: int, otherwise: int) -> int:
+        return then if condition else otherwise
+
+    @staticmethod
+    def when(condition: bool, then: int, otherwise: int) -> int:
         return then if condition else otherwise
 
     @staticmethod
     def both(a: bool, b: bool) -> bool:
         return a and b
+
+    @staticmethod
+    def either(a: bool, b: bool) -> bool:
+        return a or b
+
+    @staticmethod
+    def count(cards: int) -> int:
+        return cards.bit_count()
+
+    @staticmethod
+    def highest(cards: int) -> int:
+        """The set holding only the card of highest index in ``cards`` (empty if ``cards`` is)."""
+        return 1 << (cards.bit_length() - 1) if cards else 0
 
 
 BITS = Bits()

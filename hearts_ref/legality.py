@@ -18,6 +18,7 @@ depends on the *hand* goes through ``ops.choose``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hearts_ref.cards import Suit
@@ -25,7 +26,7 @@ from hearts_ref.cardset import BITS, HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.variants import Rules
 
 __all__ = ["Context", "legal_plays", "rejecting_rule", "opening_leads", "hearts_leads",
-           "follow_suit", "void_discards", "first_trick_discards", "breaks_hearts"]
+           "follow_suit", "void_discards", "first_trick_discards", "breaks_hearts", "opening_leader"]
 
 CLUBS = SUIT_MASKS[Suit.CLUBS]
 
@@ -111,17 +112,40 @@ def rejecting_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | No
     return None if void_discards(hand, ctx, rules) & card else "FOLLOW-VOID"
 
 
-def breaks_hearts(card: int, ctx: Context, rules: Rules) -> bool:
-    """BREAK-DISCARD, BREAK-QUEEN: whether playing ``card`` (an index) in ``ctx`` breaks hearts."""
-    if card == _QUEEN_INDEX:
-        return rules.qs_breaks_hearts
-    if card // 13 != Suit.HEARTS:
-        return False
+def breaks_hearts(played: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any:
+    """Return whether playing ``played`` (a one-card set) in ``ctx`` breaks hearts.
+
+    Rules: BREAK-DISCARD (which heart breaks them, per ``hearts_broken_by``) and
+    BREAK-QUEEN (the Q♠ only with ``qs_breaks_hearts``). A heart led under the
+    LEAD-HEARTS only-hearts exception is no discard and does not break them by default.
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> four_of_hearts = CardSet.parse("4H").mask
+    >>> breaks_hearts(four_of_hearts, Context(False, 1, False, False), Rules())     # discarded on ♦
+    True
+    >>> breaks_hearts(four_of_hearts, Context(True, None, False, False), Rules())   # led
+    False
+    """
+    breaking = QUEEN if rules.qs_breaks_hearts else 0
     if rules.hearts_broken_by == "any-heart":
-        return True
-    if rules.hearts_broken_by == "discard":
-        return not ctx.leading and ctx.led_suit != Suit.HEARTS
-    return ctx.leading   # "lead": seed 003's literal text, a heart led breaks them
+        breaking |= HEARTS
+    elif rules.hearts_broken_by == "discard":
+        if not ctx.leading and ctx.led_suit != Suit.HEARTS:
+            breaking |= HEARTS
+    elif ctx.leading:   # "lead": seed 003's literal text, a heart led breaks them
+        breaking |= HEARTS
+    return ops.non_empty(played & breaking)
 
 
-_QUEEN_INDEX = QUEEN.bit_length() - 1
+def opening_leader(hands: Sequence[Any], rules: Rules, ops: Any = BITS) -> Any:
+    """LEAD-OPEN: return the seat whose hand holds the lowest club in play.
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> opening_leader([CardSet.parse(h).mask for h in ("3C", "4C", "2C", "5C")], Rules())
+    2
+    """
+    opening = 1 << rules.lowest_club.index
+    leader: Any = 0
+    for seat in range(1, len(hands)):
+        leader = ops.when(ops.is_empty(hands[seat] & opening), leader, seat)
+    return leader

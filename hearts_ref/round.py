@@ -21,16 +21,17 @@ state. The round reads like the rules, in their order:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS, Card
-from hearts_ref.cardset import SUIT_MASKS, CardSet, highest
+from hearts_ref.cardset import BITS, SUIT_MASKS, CardSet
 from hearts_ref.errors import HeartsError, IllegalPassError, IllegalPlayError, InvalidCardError
-from hearts_ref.legality import Context, breaks_hearts, legal_plays, rejecting_rule
+from hearts_ref.legality import Context, breaks_hearts, legal_plays, opening_leader, rejecting_rule
 from hearts_ref.scoring import RoundScore, card_points, round_scores
 from hearts_ref.variants import Rules
 
-__all__ = ["RoundState", "Trick", "start_round", "trick_winner", "DeadlockError", "PASS_SIZE"]
+__all__ = ["RoundState", "Trick", "start_round", "trick_winner", "exchange", "DeadlockError", "PASS_SIZE"]
 
 PASS_SIZE = 3   # PASS-COUNT
 
@@ -189,16 +190,12 @@ class RoundState(NamedTuple):
 
     def _exchange(self) -> RoundState:
         """PASS-SIMULTANEOUS: every seat gives its chosen cards and receives its neighbour's at once."""
-        n = self.rules.players
-        offset = self.rules.pass_offset(self.direction)
-        hands = tuple((self.hands[seat] & ~self.passes[seat]) | self.passes[(seat - offset) % n]
-                      for seat in range(n))
+        hands = exchange(self.hands, self.passes, self.rules.pass_offset(self.direction))
         return self._replace(hands=hands, passing=False)
 
     def _begin_play(self) -> RoundState:
         """LEAD-OPEN: the holder of the lowest club in play leads the first trick."""
-        opening = 1 << self.rules.lowest_club.index
-        leader = next(seat for seat, hand in enumerate(self.hands) if hand & opening)
+        leader = opening_leader(self.hands, self.rules)
         return self._replace(leader=leader, to_play=leader,
                              legal=legal_plays(self.hands[leader], self.context, self.rules))
 
@@ -237,7 +234,7 @@ class RoundState(NamedTuple):
         seat = self.to_play
         hands = self.hands[:seat] + (self.hands[seat] ^ (1 << card),) + self.hands[seat + 1:]
         ctx = self.context
-        broken = ctx.hearts_broken or breaks_hearts(card, ctx, rules)
+        broken = ctx.hearts_broken or breaks_hearts(1 << card, ctx, rules)
         trick = self.trick + (card,)
         if len(trick) < n:   # TRICK-ORDER: the next seat clockwise plays
             seat = (seat + 1) % n
@@ -245,7 +242,7 @@ class RoundState(NamedTuple):
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, self.taken, trick,
                                      self.leader, self.tricks, False, seat, ctx,
                                      legal_plays(hands[seat], ctx, rules)))
-        winner = trick_winner(trick, self.leader, n)
+        winner = trick_winner([1 << c for c in trick], trick[0] // 13, self.leader, n)
         won = 0
         for c in trick:
             won |= 1 << c
@@ -301,11 +298,34 @@ _LEADING = (Context(True, None, False, False), Context(True, None, False, True))
 _new = tuple.__new__
 
 
-def trick_winner(trick: tuple[int, ...], leader: int, players: int) -> int:
-    """TRICK-WINNER: the seat that played the highest card of the suit led."""
-    led = SUIT_MASKS[trick[0] // 13]
-    mask = 0
-    for card in trick:
-        mask |= 1 << card
-    best = highest(mask & led)
-    return (leader + trick.index(best)) % players
+def exchange(hands: Sequence[Any], passes: Sequence[Any], offset: int) -> tuple[Any, ...]:
+    """PASS-SIMULTANEOUS: return the hands after every seat gives its ``passes`` to the seat ``offset`` clockwise.
+
+    Written with ``& | ~`` only, so it runs on both card-set algebras (the proofs check it).
+
+    >>> exchange((0b0011, 0b1100), (0b0001, 0b0100), 1)
+    (6, 9)
+    """
+    n = len(hands)
+    return tuple((hands[seat] & ~passes[seat]) | passes[(seat - offset) % n] for seat in range(n))
+
+
+def trick_winner(plays: Sequence[Any], led_suit: int, leader: Any, players: int, ops: Any = BITS) -> Any:
+    """TRICK-WINNER: return the seat that played the highest card of the suit led.
+
+    ``plays`` are the trick's cards as one-card sets, in play order from ``leader``; the
+    suit led is part of the concrete context, as in :mod:`hearts_ref.legality`. A card of
+    another suit never wins. Runs on both card-set algebras.
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> trick_winner([CardSet.parse(c).mask for c in ("2C", "KC", "AD", "5C")], 0, 3, 4)
+    0
+    """
+    played: Any = 0
+    for cards in plays:
+        played = played | cards
+    best = ops.highest(played & SUIT_MASKS[led_suit])
+    winner = leader
+    for position in range(1, len(plays)):
+        winner = ops.when(ops.is_empty(plays[position] & best), winner, (leader + position) % players)
+    return winner

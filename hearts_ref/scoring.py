@@ -10,15 +10,17 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
-from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN
+from hearts_ref.cardset import BITS, HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN
 from hearts_ref.variants import Rules
 
-__all__ = ["card_points", "moon_shooter", "round_scores", "RoundScore",
-           "MOON_POINTS", "NO_TRICKS_BONUS", "JACK_POINTS"]
+__all__ = ["card_points", "takes_the_moon", "moon_shooter", "score_terms", "round_scores", "RoundScore",
+           "MOON_POINTS", "NO_TRICKS_BONUS", "JACK_POINTS", "QUEEN_POINTS"]
 
 MOON_POINTS = 26       # SCORE-MOON
+QUEEN_POINTS = 13      # SCORE-POINTS
 JACK_POINTS = -10      # SCORE-JACK
 NO_TRICKS_BONUS = -5   # SCORE-NO-TRICKS
 
@@ -31,22 +33,52 @@ class RoundScore(NamedTuple):
     shooter: int | None
 
 
-def card_points(cards: int, rules: Rules) -> int:
-    """SCORE-POINTS: 1 per heart and 13 for the Q♠ among ``cards``; SCORE-JACK: -10 for the J♦."""
-    points = (cards & HEARTS).bit_count() + (13 if cards & QUEEN else 0)
-    if rules.jd_bonus and cards & JACK_OF_DIAMONDS_BIT:
-        points += JACK_POINTS
+def card_points(cards: Any, rules: Rules, ops: Any = BITS) -> Any:
+    """Return the raw points of ``cards``: SCORE-POINTS, 1 per heart and 13 for the Q♠; SCORE-JACK, -10 for the J♦.
+
+    Runs on both card-set algebras (a z3 integer term on :data:`hearts_ref.symbolic.SYMBOLIC`).
+    """
+    points = ops.count(cards & HEARTS) + ops.when(ops.is_empty(cards & QUEEN), 0, QUEEN_POINTS)
+    if rules.jd_bonus:
+        points = points + ops.when(ops.is_empty(cards & JACK_OF_DIAMONDS_BIT), 0, JACK_POINTS)
     return points
+
+
+def takes_the_moon(cards: Any, rules: Rules, ops: Any = BITS) -> Any:
+    """SCORE-MOON: return whether ``cards`` hold every point card (never when ``moon`` is off)."""
+    if rules.moon == "off":
+        return False
+    return ops.is_empty(POINT_CARDS & ~cards)
 
 
 def moon_shooter(taken: tuple[int, ...], rules: Rules) -> int | None:
     """SCORE-MOON: the seat that took every point card (not every trick), or None."""
-    if rules.moon == "off":
-        return None
+    return next((seat for seat, cards in enumerate(taken) if takes_the_moon(cards, rules)), None)
+
+
+def score_terms(taken: Sequence[Any], rules: Rules, ops: Any = BITS) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Return the raw points and the round scores of each seat, for the cards ``taken`` by each.
+
+    Rules: SCORE-POINTS, SCORE-JACK, SCORE-MOON, SCORE-NO-TRICKS. Runs on both card-set
+    algebras, so the proofs sum the very scores the engine adds to the totals.
+    """
+    points = tuple(card_points(cards, rules, ops) for cards in taken)
+    moon = tuple(takes_the_moon(cards, rules, ops) for cards in taken)
+    someone: Any = False
+    for shot in moon:
+        someone = ops.either(someone, shot)
+    scores = []
     for seat, cards in enumerate(taken):
-        if cards & POINT_CARDS == POINT_CARDS:
-            return seat
-    return None
+        raw = points[seat]
+        if rules.moon == "add":    # the shooter's hearts and Q♠ count 0, every other player gets 26
+            after_moon = ops.when(moon[seat], raw - MOON_POINTS, raw + MOON_POINTS)
+        else:                      # "subtract": 26 off the shooter's total
+            after_moon = ops.when(moon[seat], raw - 2 * MOON_POINTS, raw)
+        plain = raw
+        if rules.avoid_all_tricks_bonus:   # SCORE-NO-TRICKS: took no trick at all
+            plain = raw + ops.when(ops.is_empty(cards), NO_TRICKS_BONUS, 0)
+        scores.append(ops.when(someone, after_moon, plain))
+    return points, tuple(scores)
 
 
 def round_scores(taken: tuple[int, ...], rules: Rules) -> RoundScore:
@@ -54,15 +86,5 @@ def round_scores(taken: tuple[int, ...], rules: Rules) -> RoundScore:
 
     Rules: SCORE-POINTS, SCORE-JACK, SCORE-MOON, SCORE-NO-TRICKS.
     """
-    points = tuple(card_points(cards, rules) for cards in taken)
-    shooter = moon_shooter(taken, rules)
-    if shooter is None:
-        scores = points
-        if rules.avoid_all_tricks_bonus:   # SCORE-NO-TRICKS: took no trick at all
-            scores = tuple(p + (NO_TRICKS_BONUS if not cards else 0) for p, cards in zip(points, taken))
-    elif rules.moon == "add":              # the shooter's hearts and Q♠ count 0, others get 26
-        scores = tuple(p - MOON_POINTS if seat == shooter else p + MOON_POINTS
-                       for seat, p in enumerate(points))
-    else:                                  # "subtract": 26 off the shooter's total
-        scores = tuple(p - 2 * MOON_POINTS if seat == shooter else p for seat, p in enumerate(points))
-    return RoundScore(points, scores, shooter)
+    points, scores = score_terms(taken, rules)
+    return RoundScore(points, scores, moon_shooter(taken, rules))

@@ -105,7 +105,11 @@ class SymbolicCardSet:
 
     def count(self) -> z3.ArithRef:
         """The number of cards in the set, as a z3 integer term."""
-        return z3.Sum([z3.If(b, 1, 0) if not isinstance(b, bool) else z3.IntVal(int(b)) for b in self.bits])
+        known = sum(1 for b in self.bits if b is True)
+        terms = [z3.If(b, 1, 0) for b in self.bits if not isinstance(b, bool)]
+        if not terms:
+            return z3.IntVal(known)
+        return z3.Sum(terms + [z3.IntVal(known)]) if known else z3.Sum(terms)
 
     def evaluate(self, model: z3.ModelRef) -> int:
         """Return the concrete mask this set takes in ``model``."""
@@ -129,6 +133,10 @@ class Symbolic:
         return result
 
     @staticmethod
+    def non_empty(cards: SymbolicCardSet | int) -> Bit:
+        return _not(Symbolic.is_empty(cards))
+
+    @staticmethod
     def choose(condition: Bit, then: Any, otherwise: Any) -> Any:
         if isinstance(condition, bool):
             return then if condition else otherwise
@@ -139,8 +147,39 @@ class Symbolic:
                                 for a, b in zip(then_bits, else_bits)])
 
     @staticmethod
+    def when(condition: Bit, then: Any, otherwise: Any) -> Any:
+        """A number (a seat, points): ``then`` if ``condition`` else ``otherwise``, as a z3 term if need be."""
+        if isinstance(condition, bool):
+            return then if condition else otherwise
+        if isinstance(then, int) and isinstance(otherwise, int) and then == otherwise:
+            return then
+        return z3.If(condition, then, otherwise)
+
+    @staticmethod
     def both(a: Bit, b: Bit) -> Bit:
         return _and(a, b)
+
+    @staticmethod
+    def either(a: Bit, b: Bit) -> Bit:
+        return _or(a, b)
+
+    @staticmethod
+    def count(cards: SymbolicCardSet | int) -> Any:
+        if isinstance(cards, int):
+            return cards.bit_count()
+        return cards.count()
+
+    @staticmethod
+    def highest(cards: SymbolicCardSet | int) -> Any:
+        """The set holding only the highest card of ``cards``: a card is in it when no higher card is in ``cards``."""
+        if isinstance(cards, int):
+            return 1 << (cards.bit_length() - 1) if cards else 0
+        bits: list[Bit] = [False] * 52
+        higher: Bit = False
+        for i in reversed(range(52)):
+            bits[i] = _and(cards.bits[i], _not(higher))
+            higher = _or(higher, cards.bits[i])
+        return SymbolicCardSet(bits)
 
 
 def _to_z3(bit: Bit) -> z3.BoolRef:

@@ -40,3 +40,14 @@ def worked_examples() -> dict:
 
 def fresh(rules: Rules, *texts: str, direction: str = "none"):
     return start_round(rules, hands(*texts), direction=direction)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "deep: the inductive proofs over the whole transition relation (select with -m deep)")
+
+
+@pytest.fixture(scope="session")
+def fast_tier():
+    """The per-context catalogue proved for every preset (the fast tier of hearts-ref prove)."""
+    from properties import run_catalogue
+    return run_catalogue(timeout=60)

@@ -133,7 +133,7 @@ def test_trick_winner_highest_of_suit_led_in_trick_order():
     (Rules.preset("seed003"), Context(False, 1, False, False), "4H", False),
 ])
 def test_break_discard_and_break_queen(rules, ctx, card, broken):
-    assert breaks_hearts(Card.parse(card).index, ctx, rules) is broken
+    assert breaks_hearts(1 << Card.parse(card).index, ctx, rules) is broken
 
 
 def test_break_discard_worked_example_seed000(worked_examples):

@@ -74,3 +74,117 @@ def test_symbolic_lead_hearts_proves_only_hearts_exception():
     holds_other = z3.Or([HAND.bits[i] for i in range(52) if not HEARTS >> i & 1])
     solver.add(leads_heart, holds_other)
     assert solver.check() == z3.unsat
+
+
+# The other rules written over card sets run on both algebras too: BREAK-DISCARD, BREAK-QUEEN,
+# TRICK-WINNER, LEAD-OPEN, PASS-SIMULTANEOUS and the SCORE-* rules must agree on concrete values.
+
+from hearts_ref.legality import breaks_hearts, opening_leader          # noqa: E402
+from hearts_ref.round import exchange, trick_winner                     # noqa: E402
+from hearts_ref.scoring import score_terms                              # noqa: E402
+from hearts_ref.cardset import BITS                                     # noqa: E402
+
+SEATS = [SymbolicCardSet.variables(f"s{j}") for j in range(6)]
+OTHERS = [SymbolicCardSet.variables(f"o{j}") for j in range(6)]
+
+
+def substitute(term, values):
+    """Evaluate a z3 term with each symbolic set in ``values`` (set -> mask) replaced by its concrete bits."""
+    subs = [(cards.bits[i], z3.BoolVal(bool(mask >> i & 1))) for cards, mask in values for i in range(52)]
+    result = z3.simplify(z3.substitute(term, *subs)) if subs else z3.simplify(term)
+    if z3.is_bool(result):
+        return z3.is_true(result)
+    return result.as_long()
+
+
+def as_mask(cards, values):
+    """The concrete mask of a symbolic set, substituting once into its 52 bits as one bit-vector term."""
+    bits = [(_ONE if b else _ZERO) if isinstance(b, bool) else z3.If(b, _ONE, _ZERO) for b in cards.bits]
+    return substitute(z3.Concat(*reversed(bits)), values)
+
+
+BREAKING_RULES = [Rules(), Rules(qs_breaks_hearts=True), Rules(hearts_broken_by="any-heart"),
+                  Rules(hearts_broken_by="lead", hearts_restriction="discard")]
+
+
+@settings(max_examples=300)
+@given(variant=st.integers(0, len(BREAKING_RULES) - 1), ctx=st.sampled_from(CONTEXTS), card=st.integers(0, 51))
+def test_break_discard_and_break_queen_same_on_both_algebras(variant, ctx, card):
+    rules = BREAKING_RULES[variant]
+    symbolic = breaks_hearts(SEATS[0], ctx, rules, SYMBOLIC)
+    concrete = breaks_hearts(1 << card, ctx, rules)
+    assert (substitute(symbolic, [(SEATS[0], 1 << card)]) if not isinstance(symbolic, bool) else symbolic) is concrete
+
+
+@st.composite
+def tricks(draw):
+    players = draw(st.sampled_from([3, 4, 5, 6]))
+    cards = draw(st.lists(st.integers(0, 51), min_size=players, max_size=players, unique=True))
+    return players, cards, draw(st.integers(0, players - 1))
+
+
+@cache
+def symbolic_winner(players, led, leader):
+    return trick_winner(SEATS[:players], led, leader, players, SYMBOLIC)
+
+
+@settings(max_examples=200)
+@given(trick=tricks())
+def test_trick_winner_same_on_both_algebras(trick):
+    players, cards, leader = trick
+    led = cards[0] // 13
+    symbolic = symbolic_winner(players, led, leader)
+    values = [(SEATS[j], 1 << card) for j, card in enumerate(cards)]
+    assert substitute(symbolic, values) == trick_winner([1 << c for c in cards], led, leader, players)
+
+
+@settings(max_examples=40)
+@given(order=st.permutations(range(52)), players=st.sampled_from([3, 4, 5, 6]))
+def test_lead_open_leader_and_pass_exchange_same_on_both_algebras(order, players):
+    rules = Rules(players=players, pass_cycle="left-right-none" if players % 2 else "left-right-across-none")
+    size = rules.hand_size
+    deck = [c for c in order if rules.deck_mask >> c & 1]
+    hands = [sum(1 << c for c in deck[j * size:(j + 1) * size]) for j in range(players)]
+    passes = [sum(1 << c for c in deck[j * size:j * size + 3]) for j in range(players)]
+    values = [(SEATS[j], hands[j]) for j in range(players)] + [(OTHERS[j], passes[j]) for j in range(players)]
+    assert substitute(opening_leader(SEATS[:players], rules, SYMBOLIC), values) == opening_leader(hands, rules)
+    after = exchange(SEATS[:players], OTHERS[:players], 1)
+    assert [as_mask(cards, values) for cards in after] == list(exchange(hands, passes, 1))
+
+
+SCORING_RULES = [Rules(), Rules(jd_bonus=True), Rules(moon="subtract"), Rules(moon="off"),
+                 Rules(avoid_all_tricks_bonus=True, jd_bonus=True)]
+
+
+@st.composite
+def takings(draw):
+    """Cards taken by four seats: random, or one seat with every point card (a moon)."""
+    owner = draw(st.lists(st.integers(0, 3), min_size=52, max_size=52))
+    if draw(st.booleans()):
+        shooter = draw(st.integers(0, 3))
+        owner = [shooter if (POINT_CARDS >> i & 1) else seat for i, seat in enumerate(owner)]
+    if draw(st.booleans()):
+        owner = [seat if seat != 3 else 2 for seat in owner]   # seat 3 takes no trick
+    return tuple(sum(1 << i for i in range(52) if owner[i] == seat) for seat in range(4))
+
+
+@cache
+def symbolic_scores(variant):
+    return score_terms(SEATS[:4], SCORING_RULES[variant], SYMBOLIC)
+
+
+@settings(max_examples=120)
+@given(variant=st.integers(0, len(SCORING_RULES) - 1), taken=takings())
+def test_score_points_and_score_moon_same_on_both_algebras(variant, taken):
+    rules = SCORING_RULES[variant]
+    points, scores = symbolic_scores(variant)
+    values = [(SEATS[j], taken[j]) for j in range(4)]
+    assert [substitute(p, values) for p in points] + [substitute(s, values) for s in scores] == \
+        list(score_terms(taken, rules)[0]) + list(score_terms(taken, rules)[1])
+
+
+@given(mask=st.integers(0, (1 << 52) - 1))
+def test_highest_and_count_same_on_both_algebras(mask):
+    values = [(SEATS[0], mask)]
+    assert as_mask(SYMBOLIC.highest(SEATS[0]), values) == BITS.highest(mask)
+    assert substitute(SYMBOLIC.count(SEATS[0]), values) == BITS.count(mask)

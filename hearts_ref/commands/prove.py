@@ -1,15 +1,148 @@
-"""``hearts-ref prove``: not available yet."""
+"""``hearts-ref prove``: prove or refute the invariant catalogue with Z3, for presets and variant combinations.
+
+Usage::
+
+    hearts-ref prove [--preset NAME ... | --all] [--deep] [--json] [--timeout S] [--jobs N]
+
+Without ``--preset`` every preset is proved. ``--all`` adds every variant combination of
+the registry (per-context proofs). ``--deep`` adds the inductive proof over the whole
+transition relation for each preset. Progress goes to stderr: a bar on a terminal,
+otherwise a plain line at most every second. The report goes to stdout: a table of
+invariant × preset with each outcome and its time, then the counterexamples (each with
+the deal and plays that reach it on the engine), or with ``--json`` the same content:
+
+.. code-block:: text
+
+    {
+      "version": 1,
+      "presets": ["seed000", ...],          # the presets proved, in order
+      "deep": false, "timeout": 60.0,       # the options
+      "seconds": 2.7,                       # wall time of the whole run
+      "all_expected": true,                 # every outcome as the rules lead us to expect
+      "invariants": [                       # the catalogue (properties.catalogue.INVARIANTS)
+        {"id": "LEGAL-MOVE-EXISTS", "statement": "...", "rule_ids": ["LEAD-OPEN", ...],
+         "methods": ["context", "inductive", "engine"]}, ...],
+      "results": [                          # one per invariant, preset and method
+        {"invariant": "...", "statement": "...", "rule_ids": [...],
+         "rules": "seed001",                # the preset (or a combination's values)
+         "changes": {"first_trick_points": "forbidden", ...},   # values that differ from the default
+         "method": "context" | "inductive",
+         "status": "proved" | "refuted" | "unconfirmed" | "timed out" | "error" | "n/a",
+         "expected": "proved" | "refuted" | "n/a", "matches": true,
+         "seconds": 0.06, "queries": 13, "detail": "...",
+         "shared_with": "seed000" | null,   # the preset whose identical proof this is
+         "counterexamples": [               # one per refuted context, replayed ones first
+           {"invariant": "...", "where": "following ♣ on the first trick, ...",
+            "sets": {"hand": "QS 2H 3H ..."},
+            "context": {"leading": false, "led_suit": "C", "first_trick": true, "hearts_broken": false},
+            "hand": "QS 2H ...",
+            "replay": {"hands": ["2C 3C ...", ...], "plays": ["2C"], "stuck_seat": 1} | null,
+            "notes": [...]}]}, ...],
+      "combinations": null | {              # with --all
+        "combinations": 11520, "parameters": ["players", ...],
+        "invariants": {"LEGAL-MOVE-EXISTS": {"distinct": 192, "combinations": {"proved": 6912, "refuted": 4608},
+                                             "all_expected": true, "unexpected": 0}, ...},
+        "results": [{"invariant": "...", "values": "players=4,...", "status": "...", "expected": "...",
+                     "seconds": 0.01, "counterexample": {...}}, ...],
+        "unexpected": [...], "all_expected": true, "seconds": 28.1}
+    }
+
+``status`` ``refuted`` means a counterexample that was replayed on the engine (or, for
+claims about scoring and tricks, a concrete value z3 found); ``unconfirmed`` means z3
+refuted a context that no deal reached in the bounded search.
+
+Exit codes: 0 when every outcome is the expected one (seed001 and seed003 must be
+refuted: ``hearts_ref.variants.EXPECTED_UNSOUND``; combinations by
+``properties.catalogue.expected_outcome``), 1 when one is not, 2 for bad arguments.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
+from typing import TextIO
+
+from hearts_ref.variants import PRESETS
+
+__all__ = ["configure", "run", "ProgressBar"]
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"the timeout must be more than 0 seconds, got {text}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the number of processes must be a whole number >= 1, got {text!r}")
+    return int(text)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    pass
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--preset", action="append", choices=list(PRESETS), metavar="NAME",
+                       help=f"prove this preset ({', '.join(PRESETS)}); repeatable; default: every preset")
+    which.add_argument("--all", action="store_true",
+                       help="every preset and every variant combination of the registry")
+    parser.add_argument("--deep", action="store_true",
+                        help="add the inductive proof over the whole transition relation (every reachable state)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
+    parser.add_argument("--timeout", type=_seconds, default=60.0, metavar="S",
+                        help="seconds per z3 query before it counts as timed out (default 60)")
+    parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                        help="processes for the inductive proofs of several presets (default 1)")
+
+
+class ProgressBar:
+    """Progress on a stream: a bar redrawn in place on a terminal, else a plain line at most every ``every`` seconds."""
+
+    def __init__(self, stream: TextIO, *, every: float = 1.0):
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.every = every
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if self.tty:
+            filled = int(30 * done / max(total, 1))
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {what[:60]:<60}")
+            if done == total:
+                self.stream.write("\n")
+        else:
+            now = time.monotonic()
+            if done != total and now - self._last < self.every:
+                return
+            self._last = now
+            self.stream.write(f"prove: {done}/{total} {what}\n")
+        self.stream.flush()
 
 
 def run(args: argparse.Namespace) -> int:
-    print("hearts-ref prove: not available yet", file=sys.stderr)
-    return 2
+    from properties.combinations import run_combinations
+    from properties.prove import Session, run_catalogue
+    from properties.results import all_match, report_dict, table
+
+    presets = args.preset or list(PRESETS)
+    progress = ProgressBar(sys.stderr)
+    start = time.perf_counter()
+    results = run_catalogue(presets, deep=args.deep, timeout=args.timeout, progress=progress, jobs=args.jobs)
+    combinations = None
+    if args.all:
+        combinations = run_combinations(session=Session(timeout=args.timeout), progress=progress)
+    seconds = time.perf_counter() - start
+    if args.json:
+        report = report_dict(results, presets=presets, deep=args.deep, timeout=args.timeout, seconds=seconds,
+                             combinations=combinations)
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        print(table(results, combinations=combinations), end="")
+        print(f"{seconds:.1f}s in all.")
+    ok = all_match(results) and (combinations is None or combinations["all_expected"])
+    return 0 if ok else 1

@@ -1,0 +1,141 @@
+"""Counterexamples: what a refutation found, printed readably, and the simplest stuck hand.
+
+A refuted claim leaves a z3 model. :func:`from_model` reads the named card sets of
+the claim from it; for a player with no legal play, :func:`simplest_stuck_hand` then
+trades the hand's cards for lower ones while it stays stuck, so that the report shows
+``Q♠ 2♥ 3♥ … K♥`` rather than whichever hand z3 happened to pick.
+
+>>> from hearts_ref import Context, Rules
+>>> example = Counterexample("FIRST-TRICK-NO-DEADLOCK", "following ♣ on the first trick",
+...                          (("hand", 0b11 << 39),), Context(False, 0, True, False), 0b11 << 39)
+>>> print(example.text())
+FIRST-TRICK-NO-DEADLOCK refuted: following ♣ on the first trick
+  hand: 2♥ 3♥ (2 cards)
+  context: following ♣, first trick, hearts unbroken
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from hearts_ref.cards import CARDS, Suit
+from hearts_ref.cardset import BITS, CardSet, bits_of
+from hearts_ref.legality import Context
+from hearts_ref.symbolic import SymbolicCardSet
+from hearts_ref.variants import Rules
+
+__all__ = ["Replay", "Counterexample", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
+           "cards_text"]
+
+
+def cards_text(mask: int) -> str:
+    """The cards of ``mask`` as glyphs, with their number: ``Q♠ 2♥ (2 cards)``; ``(none)`` when empty."""
+    if not mask:
+        return "(none)"
+    count = mask.bit_count()
+    return f"{CardSet.from_mask(mask).glyphs()} ({count} card{'s' if count != 1 else ''})"
+
+
+def describe_context(ctx: Context) -> str:
+    """The play context in words: ``following ♣, first trick, hearts unbroken``."""
+    what = "leading" if ctx.leading else f"following {Suit(ctx.led_suit).glyph}"
+    when = "first trick" if ctx.first_trick else "a later trick"
+    return f"{what}, {when}, hearts {'broken' if ctx.hearts_broken else 'unbroken'}"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A deal (no pass) and the plays from it after which ``seat``, to move, has no legal play on the engine."""
+
+    hands: tuple[int, ...]
+    plays: tuple[int, ...]
+    seat: int
+
+    def text(self) -> str:
+        lines = ["  reached on the engine from this deal (no pass):"]
+        lines += [f"    seat {seat}: {CardSet.from_mask(hand).glyphs()}" for seat, hand in enumerate(self.hands)]
+        played = " ".join(CARDS[i].glyph for i in self.plays) or "(none)"
+        lines.append(f"    plays: {played}; then seat {self.seat} is to move and has no legal play")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hands": [str(CardSet.from_mask(h)) for h in self.hands],
+                "plays": [str(CARDS[i]) for i in self.plays], "stuck_seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A refutation: where it holds, the card sets that show it, and for a stuck player the hand and context."""
+
+    invariant: str
+    where: str
+    sets: tuple[tuple[str, int], ...]
+    context: Context | None = None
+    hand: int | None = None
+    replay: Replay | None = None
+    notes: tuple[str, ...] = ()
+
+    def with_replay(self, replay: Replay | None) -> Counterexample:
+        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes)
+
+    def text(self) -> str:
+        """The counterexample as a few readable lines."""
+        lines = [f"{self.invariant} refuted: {self.where}"]
+        lines += [f"  {name}: {cards_text(mask)}" for name, mask in self.sets]
+        if self.context is not None:
+            lines.append(f"  context: {describe_context(self.context)}")
+        lines += [f"  {note}" for note in self.notes]
+        if self.replay is not None:
+            lines.append(self.replay.text())
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        ctx = self.context
+        return {
+            "invariant": self.invariant, "where": self.where,
+            "sets": {name: str(CardSet.from_mask(mask)) for name, mask in self.sets},
+            "context": None if ctx is None else {"leading": ctx.leading,
+                                                 "led_suit": None if ctx.led_suit is None else Suit(ctx.led_suit).letter,
+                                                 "first_trick": ctx.first_trick, "hearts_broken": ctx.hearts_broken},
+            "hand": None if self.hand is None else str(CardSet.from_mask(self.hand)),
+            "replay": None if self.replay is None else self.replay.to_dict(),
+            "notes": list(self.notes),
+        }
+
+
+def from_model(invariant: str, where: str, shown: tuple[tuple[str, SymbolicCardSet], ...], model: z3.ModelRef, *,
+               context: Context | None = None, hand: SymbolicCardSet | None = None,
+               notes: tuple[str, ...] = ()) -> Counterexample:
+    """Read a counterexample from a z3 ``model``: the concrete value of each shown card set."""
+    sets = tuple((name, cards.evaluate(model)) for name, cards in shown)
+    return Counterexample(invariant, where, sets, context, None if hand is None else hand.evaluate(model),
+                          notes=notes)
+
+
+def simplest_stuck_hand(hand: int, fits: Any, stuck: Any, rules: Rules) -> int:
+    """Return a hand as low as can be that still ``fits`` the situation and is still ``stuck``.
+
+    Repeatedly trades the highest card for the lowest card in play not in the hand, as
+    long as both predicates (on masks) stay true. Cards order as in
+    :mod:`hearts_ref.cards`: clubs, diamonds, spades, hearts; two up to ace.
+    """
+    improved = True
+    while improved:
+        improved = False
+        for card in sorted(bits_of(hand), reverse=True):
+            for lower in bits_of(rules.deck_mask & ~hand & ((1 << card) - 1)):
+                candidate = hand & ~(1 << card) | (1 << lower)
+                if fits(candidate) and stuck(candidate):
+                    hand, improved = candidate, True
+                    break
+            if improved:
+                break
+    return hand
+
+
+def is_stuck(legality: Any, ctx: Context, rules: Rules) -> Any:
+    """Return the predicate "this hand has no legal play in ``ctx``" for :func:`simplest_stuck_hand`."""
+    return lambda hand: BITS.is_empty(legality(hand, ctx, rules, BITS))

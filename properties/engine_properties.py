@@ -1,0 +1,236 @@
+"""The catalogue as properties of whole games played by any engine, through the engine interface only.
+
+:func:`play_game` plays a :class:`~properties.strategies.GamePlan` on an
+:class:`~hearts_ref.engine.Engine` (the reference, or a third-party engine behind an
+adapter) and checks the invariants at every step from what the engine shows — its
+legal plays and its :class:`~hearts_ref.engine.Observation` — against a record of the
+cards kept here from the deal, the passes and the plays. The expected values come from
+the rules' text (:mod:`properties.contexts`), never from the reference engine.
+:func:`check_engine` runs it under Hypothesis, which shrinks a failure to a small game.
+
+>>> from hearts_ref import ReferenceEngine, Rules
+>>> from properties.strategies import GamePlan
+>>> log = play_game(ReferenceEngine(), GamePlan(Rules(end_threshold=26)))
+>>> log.rounds >= 1 and log.stuck is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+
+from hearts_ref.cards import CARDS, Suit
+from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of
+from hearts_ref.engine import Engine
+from hearts_ref.round import PASS_SIZE
+from hearts_ref.scoring import JACK_POINTS, MOON_POINTS, NO_TRICKS_BONUS
+from hearts_ref.variants import Rules
+from properties.catalogue import expected_unsound, not_applicable
+from properties.contexts import expected_score_total
+from properties.strategies import GamePlan, games
+
+__all__ = ["PropertyViolation", "GameLog", "play_game", "check_engine", "spec_points"]
+
+
+class PropertyViolation(AssertionError):
+    """An engine broke an invariant: ``invariant`` is its ID, the message says where and how."""
+
+    def __init__(self, invariant: str, message: str):
+        super().__init__(f"{invariant}: {message}")
+        self.invariant = invariant
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """What a checked game did: rounds finished, cards played, and for unsound rules where a player was stuck."""
+
+    rounds: int
+    plays: int
+    stuck: tuple[int, str] | None = None     # (seat, hand) of a player with no legal play, under unsound rules
+
+
+def spec_points(cards: int, rules: Rules) -> int:
+    """SCORE-POINTS and SCORE-JACK as the rules state them: 1 a heart, 13 the Q♠, −10 the J♦ if it counts."""
+    points = (cards & HEARTS).bit_count() + (13 if cards & QUEEN else 0)
+    return points + (JACK_POINTS if rules.jd_bonus and cards & JACK_OF_DIAMONDS_BIT else 0)
+
+
+def _expect(condition: bool, invariant: str, message: str) -> None:
+    if not condition:
+        raise PropertyViolation(invariant, message)
+
+
+class _Round:
+    """The cards as the rules move them: hands, the trick in progress, the cards each seat took."""
+
+    def __init__(self, rules: Rules, hands: tuple[int, ...], *, passed: bool):
+        self.rules = rules
+        self.passed = passed
+        self.hands = list(hands)
+        self.trick: list[tuple[int, int]] = []          # (seat, card) in play order
+        self.taken = [0] * rules.players
+        self.played = 0
+        self.tricks = 0
+
+    def check_conserved(self, where: str) -> None:
+        seen = 0
+        for cards in self.hands + self.taken + [sum(1 << c for _, c in self.trick)]:
+            _expect(not seen & cards, "CARDS-CONSERVED", f"{where}: a card is in two places")
+            seen |= cards
+        _expect(seen == self.rules.deck_mask, "CARDS-CONSERVED", f"{where}: cards went missing")
+
+    def trick_winner(self) -> int:
+        """TRICK-WINNER from the text: the highest card of the suit led."""
+        led = SUIT_MASKS[self.trick[0][1] // 13]
+        return max((card, seat) for seat, card in self.trick if led >> card & 1)[1]
+
+
+def _check_round_end(rules: Rules, record: _Round, observation: Any, where: str) -> None:
+    points = [spec_points(cards, rules) for cards in record.taken]
+    _expect(sum(observation.points_taken) == rules.points_per_round, "POINTS-PER-ROUND",
+            f"{where}: the raw points {list(observation.points_taken)} sum to {sum(observation.points_taken)}, "
+            f"not {rules.points_per_round}")
+    _expect(list(observation.points_taken) == points, "POINTS-PER-ROUND",
+            f"{where}: the engine counts {list(observation.points_taken)} for the cards taken, the rules {points}")
+    shooters = [seat for seat, cards in enumerate(record.taken) if cards & POINT_CARDS == POINT_CARDS]
+    moon = bool(shooters) and rules.moon != "off"
+    trickless = sum(1 for cards in record.taken if not cards)
+    scores = list(observation.round_scores or ())
+    total = expected_score_total(rules, moon, trickless)
+    _expect(sum(scores) == total, "POINTS-PER-ROUND", f"{where}: the round scores {scores} sum to {sum(scores)}, "
+                                                      f"not {total}")
+    if rules.moon != "off":
+        if moon:
+            shift = (lambda s: -MOON_POINTS if s == shooters[0] else MOON_POINTS) if rules.moon == "add" else (
+                lambda s: -2 * MOON_POINTS if s == shooters[0] else 0)
+            wanted = [p + shift(seat) for seat, p in enumerate(points)]
+        else:
+            bonus = NO_TRICKS_BONUS if rules.avoid_all_tricks_bonus else 0
+            wanted = [p + (bonus if not cards else 0) for p, cards in zip(points, record.taken)]
+        _expect(scores == wanted, "MOON-EXACTLY-ALL-POINTS", f"{where}: scores {scores}, the rules give {wanted} "
+                                                              f"({'a moon' if moon else 'no moon'})")
+
+
+def _check_before_play(rules: Rules, record: _Round, seat: int, legal: int, observation: Any, where: str) -> None:
+    hand = record.hands[seat]
+    invariant = "PASSING-PRESERVES-DEAL" if record.passed and record.tricks == 0 else "CARDS-CONSERVED"
+    _expect(legal & ~hand == 0, invariant,
+            f"{where}: legal plays {CardSet.from_mask(legal & ~hand).glyphs()} are not in seat {seat}'s hand")
+    _expect(list(observation.trick) == [str(CARDS[c]) for _, c in record.trick], "CARDS-CONSERVED",
+            f"{where}: the engine shows the trick {list(observation.trick)}")
+    first, leading = record.tricks == 0, not record.trick
+    if first and leading:
+        low = 1 << rules.lowest_club.index
+        opening = (hand & SUIT_MASKS[Suit.CLUBS]) if rules.can_lead_any_club else low
+        _expect(bool(hand & low) and legal == opening, "OPENING-LEAD",
+                f"{where}: seat {seat} leads with legal plays {CardSet.from_mask(legal).glyphs() or '(none)'}, "
+                f"holding {CardSet.from_mask(hand).glyphs()}")
+    broken_seen = record.played & (HEARTS | (QUEEN if rules.qs_breaks_hearts else 0))
+    _expect(not observation.hearts_broken or broken_seen, "HEARTS-BREAK-ON-PLAY",
+            f"{where}: hearts are broken, but no heart has been played")
+    if leading and not first and not observation.hearts_broken and not not_applicable("NO-EARLY-HEART-LEAD", rules):
+        allowed = HEARTS | (QUEEN if rules.can_lead_hearts_instead_of_qs else 0)
+        _expect(not legal & HEARTS or not hand & ~allowed, "NO-EARLY-HEART-LEAD",
+                f"{where}: hearts unbroken, seat {seat} may lead {CardSet.from_mask(legal & HEARTS).glyphs()} "
+                f"holding {CardSet.from_mask(hand).glyphs()}")
+
+
+def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLog:
+    """Play ``plan`` on ``engine`` and check the invariants at every step; raise :class:`PropertyViolation` at the first broken one.
+
+    Checks LEGAL-MOVE-EXISTS, FIRST-TRICK-NO-DEADLOCK, OPENING-LEAD, POINTS-PER-ROUND,
+    UNIQUE-TRICK-WINNER, NO-EARLY-HEART-LEAD, MOON-EXACTLY-ALL-POINTS,
+    PASSING-PRESERVES-DEAL, CARDS-CONSERVED and HEARTS-BREAK-ON-PLAY. Under rules that can
+    deadlock, a player without a legal play ends the game (``GameLog.stuck``). A game
+    still going after ``max_rounds`` rounds (ties played on) is stopped there; so is every
+    game after one round on an engine without ``multi_round``, and an engine that cannot
+    pass plays every round without a pass.
+    """
+    rules, n = plan.rules, plan.rules.players
+    capabilities = engine.capabilities()
+    engine.new_game(rules)
+    passing = capabilities.passing
+    if not capabilities.multi_round:
+        max_rounds = 1
+    choice, plays, number = 0, 0, 0
+    while True:
+        number += 1
+        dealt = tuple(h.mask for h in plan.deal(number - 1))
+        direction = rules.pass_direction(number) if passing else "none"
+        engine.start_round([CardSet.from_mask(h) for h in dealt], direction)
+        hands = dealt
+        if direction != "none":
+            passes = []
+            for seat in range(n):
+                ordered = list(bits_of(dealt[seat]))
+                start = plan.choice(choice) % len(ordered)
+                choice += 1
+                chosen = sum(1 << c for c in (ordered[start:] + ordered[:start])[:PASS_SIZE])
+                passes.append(chosen)
+                engine.pass_cards(seat, CardSet.from_mask(chosen))
+            offset = rules.pass_offset(direction)   # PASS-CYCLE: each seat gives to the seat `offset` clockwise
+            hands = tuple((dealt[seat] & ~passes[seat]) | passes[(seat - offset) % n] for seat in range(n))
+        record = _Round(rules, hands, passed=direction != "none")
+        record.check_conserved(f"round {number}, after the pass")
+        while True:
+            observation = engine.observe()
+            if observation.phase != "play":
+                break
+            seat = observation.to_move
+            where = f"round {number}, trick {record.tricks + 1}, seat {seat}"
+            legal = engine.legal_plays().mask
+            if not legal:
+                if expected_unsound(rules):
+                    return GameLog(number - 1, plays, (seat, str(CardSet.from_mask(record.hands[seat]))))
+                invariant = "FIRST-TRICK-NO-DEADLOCK" if record.tricks == 0 and record.trick else "LEGAL-MOVE-EXISTS"
+                raise PropertyViolation(invariant, f"{where}: no legal play holding "
+                                                   f"{CardSet.from_mask(record.hands[seat]).glyphs()}")
+            expected_seat = (record.trick[0][0] + len(record.trick)) % n if record.trick else None
+            _expect(expected_seat is None or seat == expected_seat, "UNIQUE-TRICK-WINNER",
+                    f"{where}: seat {seat} is to move, but seat {expected_seat} is next in TRICK-ORDER")
+            _check_before_play(rules, record, seat, legal, observation, where)
+            options = list(bits_of(legal))
+            card = options[plan.choice(choice) % len(options)]
+            choice += 1
+            engine.play(CARDS[card])
+            plays += 1
+            record.hands[seat] &= ~(1 << card)
+            record.trick.append((seat, card))
+            record.played |= 1 << card
+            if len(record.trick) == n:
+                winner = record.trick_winner()
+                record.taken[winner] |= sum(1 << c for _, c in record.trick)
+                record.trick, record.tricks = [], record.tricks + 1
+                after = engine.observe()
+                if after.phase == "play":
+                    _expect(after.to_move == winner, "UNIQUE-TRICK-WINNER",
+                            f"{where}: seat {after.to_move} leads next, but seat {winner} won the trick")
+                    points = [spec_points(cards, rules) for cards in record.taken]
+                    _expect(list(after.points_taken) == points, "POINTS-PER-ROUND",
+                            f"{where}: the engine shows points {list(after.points_taken)}, the cards taken give {points}")
+            record.check_conserved(where)
+        _check_round_end(rules, record, observation, f"round {number}")
+        if observation.game_over or number >= max_rounds:
+            return GameLog(number, plays)
+
+
+def check_engine(make_engine: Callable[[], Engine], *, rules: Rules | None = None, max_examples: int = 50,
+                 derandomize: bool = True) -> None:
+    """Play Hypothesis-generated games on fresh engines from ``make_engine``; raise the first violation, shrunk.
+
+    Games under rules the engine declares it cannot play are skipped. With
+    ``derandomize`` the run is the same every time (no example database).
+    """
+    @settings(max_examples=max_examples, derandomize=derandomize, database=None, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(plan=games(rules=rules))
+    def games_keep_the_invariants(plan: GamePlan) -> None:
+        engine = make_engine()
+        assume(engine.capabilities().cannot_play(plan.rules) is None)
+        play_game(engine, plan)
+
+    games_keep_the_invariants()

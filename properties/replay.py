@@ -1,0 +1,134 @@
+"""Replaying a counterexample: a bounded search for a deal and plays that reach it, confirmed on an engine.
+
+A per-context refutation says: *a hand like this, in a context like this, has no legal
+play*. It may still be unreachable in a real round. :func:`find_replay` searches for a
+deal (no pass) and a sequence of legal plays after which the player to move holds
+exactly that hand in exactly that context; :func:`confirm_on_engine` then replays it
+through the :class:`~hearts_ref.engine.Engine` interface and checks that the engine
+offers no legal play and refuses every card of the hand.
+
+The search deals the stuck player the hand plus the cards to shed on the tricks
+before, hands out the rest at random, and walks the legal plays depth first (the stuck
+player only ever sheds its extra cards), giving up on a deal after ``nodes`` states and on the search after ``total``.
+Every choice comes from ``random.Random(seed)``.
+
+>>> from hearts_ref import CardSet, Context, Rules
+>>> rules = Rules.preset("seed001")
+>>> stuck = CardSet.parse("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH").mask
+>>> replay = find_replay(rules, stuck, Context(False, 0, True, False))
+>>> confirm_on_engine(rules, replay) is None
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from hearts_ref.cards import CARDS
+from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
+from hearts_ref.errors import HeartsError
+from hearts_ref.legality import Context
+from hearts_ref.round import RoundState, start_round
+from hearts_ref.variants import Rules
+from properties.counterexamples import Replay
+
+__all__ = ["find_replay", "confirm_on_engine"]
+
+
+def _reached(state: RoundState, seat: int, hand: int, ctx: Context) -> bool:
+    return (state.to_play == seat and state.hands[seat] == hand and state.context.leading == ctx.leading
+            and state.context.first_trick == ctx.first_trick and state.context.hearts_broken == ctx.hearts_broken
+            and (ctx.leading or state.context.led_suit == ctx.led_suit))
+
+
+def _search(state: RoundState, seat: int, hand: int, ctx: Context, tricks_before: int, rng: random.Random,
+            budget: list[int], plays: list[int]) -> bool:
+    budget[0] -= 1
+    if budget[0] < 0 or state.to_play < 0:
+        return False
+    done = len(state.tricks)
+    if _reached(state, seat, hand, ctx):
+        return True
+    if done > tricks_before or (state.hearts_broken and not ctx.hearts_broken):
+        return False   # too late, or hearts broke and never mend (BREAK-DISCARD)
+    legal = state.legal
+    if state.to_play == seat:
+        if done == tricks_before:
+            return False   # the stuck player's turn came in the wrong context
+        legal &= ~hand     # it only ever sheds its extra cards
+    moves = list(bits_of(legal))
+    rng.shuffle(moves)
+    for card in moves:
+        plays.append(card)
+        if _search(state.play(CARDS[card]), seat, hand, ctx, tricks_before, rng, budget, plays):
+            return True
+        plays.pop()
+    return False
+
+
+def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempts: int = 300,
+                nodes: int = 2000, total: int = 20000) -> Replay | None:
+    """Return a deal and plays after which the player to move holds ``hand`` in ``ctx``, or None.
+
+    Tries up to ``attempts`` random deals, each searched for at most ``nodes`` states and
+    all of them for at most ``total`` states.
+    """
+    rng = random.Random(seed)
+    n, size = rules.players, rules.hand_size
+    tricks_before = size - hand.bit_count()
+    if hand & ~rules.deck_mask or tricks_before < 0 or (ctx.first_trick and tricks_before):
+        return None
+    others_cards = list(bits_of(rules.deck_mask & ~hand))
+    for attempt in range(attempts):
+        # The first deal is the most readable one: seat 1 is stuck, the others get the rest lowest first.
+        seat = 1 if attempt == 0 else rng.randrange(n)
+        if attempt:
+            rng.shuffle(others_cards)
+        extra = others_cards[:tricks_before]
+        rest = others_cards[tricks_before:]
+        hands = [0] * n
+        hands[seat] = hand | sum(1 << c for c in extra)
+        others = [s for s in range(n) if s != seat]
+        for k, card in enumerate(rest):
+            hands[others[k // (len(rest) // len(others)) if attempt == 0 else k % len(others)]] |= 1 << card
+        try:
+            state = start_round(rules, [CardSet.from_mask(h) for h in hands], direction="none")
+        except HeartsError:
+            continue
+        plays: list[int] = []
+        budget = [min(nodes, total)]
+        if _search(state, seat, hand, ctx, tricks_before, rng, budget, plays):
+            return Replay(tuple(hands), tuple(plays), seat)
+        total -= min(nodes, total) - max(budget[0], 0)
+        if total <= 0:
+            break
+    return None
+
+
+def confirm_on_engine(rules: Rules, replay: Replay, engine: Engine | None = None,
+                      make_engine: Callable[[], Engine] = ReferenceEngine) -> str | None:
+    """Replay ``replay`` through the engine interface; return None when the engine is stuck as claimed, else why not."""
+    engine = engine if engine is not None else make_engine()
+    try:
+        engine.new_game(rules)
+        engine.start_round([CardSet.from_mask(h) for h in replay.hands], "none")
+        for card in replay.plays:
+            engine.play(CARDS[card])
+    except EngineRejection as error:
+        return f"the engine refused the replay: {error}"
+    observation = engine.observe()
+    if observation.to_move != replay.seat:
+        return f"seat {observation.to_move} is to move, not seat {replay.seat}"
+    legal = engine.legal_plays()
+    if legal:
+        return f"the engine offers legal plays: {legal.glyphs()}"
+    stuck_hand = replay.hands[replay.seat] & ~sum(1 << c for c in replay.plays)
+    for card in bits_of(stuck_hand):
+        try:
+            engine.play(CARDS[card])
+        except EngineRejection:
+            continue
+        return f"the engine accepted {CARDS[card].glyph} although it offered no legal play"
+    return None

@@ -1,0 +1,158 @@
+"""Proof results, and their two forms: a console table and the JSON the docs are generated from.
+
+One :class:`ProofResult` per invariant, rules (a preset or a variant combination) and
+method (``context`` or ``inductive``): its status, the status the rules lead us to
+expect, the time, the number of z3 queries, and for a refutation the counterexample.
+
+>>> result = ProofResult("OPENING-LEAD", "seed000", "context", "proved", "proved", 0.012, 2)
+>>> result.matches, result.cell()
+(True, 'proved 0.01s')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from properties.catalogue import BY_ID
+from properties.counterexamples import Counterexample
+from properties.solving import NOT_APPLICABLE, PROVED, REFUTED
+
+__all__ = ["ProofResult", "all_match", "table", "report_dict", "JSON_VERSION"]
+
+JSON_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The outcome of proving one invariant under one set of rules by one method."""
+
+    invariant: str
+    rules: str                 # a preset name, or the variant values of a combination
+    method: str                # "context" or "inductive"
+    status: str                # proved, refuted, unconfirmed, timed out, error, n/a
+    expected: str              # proved, refuted or n/a (properties.catalogue.expected_outcome)
+    seconds: float
+    queries: int
+    counterexamples: tuple[Counterexample, ...] = ()   # one per refuted context; replayed ones first
+    detail: str = ""
+    changes: dict[str, Any] = field(default_factory=dict)   # the variant values that differ from the default
+    shared_with: str = ""      # the rules whose proof this is too (same values of the invariant's parameters)
+
+    @property
+    def counterexample(self) -> Counterexample | None:
+        """The first counterexample (one confirmed on the engine, when there is one)."""
+        return self.counterexamples[0] if self.counterexamples else None
+
+    @property
+    def matches(self) -> bool:
+        """Whether the outcome is the expected one (timed out, error and unconfirmed never are)."""
+        return self.status == self.expected
+
+    def cell(self) -> str:
+        """The table cell: the status and the time; a star marks an outcome that was not expected."""
+        mark = "" if self.matches else f" (expected {self.expected})*"
+        if self.status == NOT_APPLICABLE:
+            return "n/a" + mark
+        if self.shared_with:
+            return f"{self.status} ={self.shared_with}{mark}"
+        return f"{self.status} {self.seconds:.2f}s{mark}"
+
+    def to_dict(self) -> dict[str, Any]:
+        invariant = BY_ID[self.invariant]
+        return {"invariant": self.invariant, "statement": invariant.statement, "rule_ids": list(invariant.rules),
+                "rules": self.rules, "changes": dict(self.changes), "method": self.method, "status": self.status,
+                "expected": self.expected, "matches": self.matches, "seconds": round(self.seconds, 4),
+                "queries": self.queries, "detail": self.detail, "shared_with": self.shared_with or None,
+                "counterexamples": [example.to_dict() for example in self.counterexamples]}
+
+
+def all_match(results: Sequence[ProofResult]) -> bool:
+    """Whether every result has its expected outcome."""
+    return all(result.matches for result in results)
+
+
+def table(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None) -> str:
+    """Return the console report: an invariant × rules table per method, the counterexamples, the verdict."""
+    lines: list[str] = []
+    for method in ("context", "inductive"):
+        chosen = [r for r in results if r.method == method]
+        if not chosen:
+            continue
+        columns = list(dict.fromkeys(r.rules for r in chosen))
+        rows = list(dict.fromkeys(r.invariant for r in chosen))
+        cells = {(r.invariant, r.rules): r.cell() for r in chosen}
+        title = "Per-context proofs" if method == "context" else "Inductive proofs (every reachable state)"
+        first = max(len(row) for row in rows + ["invariant"])
+        widths = [max([len(c)] + [len(cells.get((row, c), "")) for row in rows]) for c in columns]
+        lines.append(f"{title}:")
+        lines.append("  " + "invariant".ljust(first) + "  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+        for row in rows:
+            lines.append("  " + row.ljust(first) + "  " + "  ".join(cells.get((row, c), "—").ljust(w)
+                                                                   for c, w in zip(columns, widths)))
+        total = sum(r.seconds for r in chosen)
+        lines.append(f"  {len(chosen)} results, {sum(r.queries for r in chosen)} z3 queries, {total:.2f}s of solving")
+        lines.append("")
+    if combinations:
+        lines.append(combinations_text(combinations))
+        lines.append("")
+    blocks: dict[str, list[str]] = {}
+    for r in results:
+        if r.counterexamples and not r.shared_with:
+            blocks.setdefault(_examples_text(r), []).append(r.rules)
+    if blocks:
+        lines.append("Counterexamples:")
+        for text, where in blocks.items():
+            lines.append(f"[{', '.join(dict.fromkeys(where))}] {text}")
+        lines.append("")
+    for r in results:
+        if r.detail and r.status not in (PROVED, NOT_APPLICABLE, REFUTED):
+            lines.append(f"{r.invariant} under {r.rules} ({r.method}): {r.status}: {r.detail}")
+    wrong = [r for r in results if not r.matches]
+    if combinations and not combinations["all_expected"]:
+        lines.append("FAILED: some variant combinations do not have the expected outcome.")
+    elif wrong:
+        lines.append(f"FAILED: {len(wrong)} outcome(s) differ from what the rules lead us to expect (marked *).")
+    else:
+        lines.append(f"OK: all {len(results)} outcomes as expected.")
+    return "\n".join(lines) + "\n"
+
+
+def _examples_text(result: ProofResult) -> str:
+    """The first counterexample in full, the other refuted contexts one line each."""
+    first, *others = result.counterexamples
+    lines = [f"({result.method}) " + first.text()]
+    for example in others:
+        how = "reached on the engine" if example.replay else (
+            "not reached by the bounded search: it may be unreachable" if example.notes else "z3 model")
+        lines.append(f"  also refuted: {example.where} — {how}")
+    return "\n".join(lines)
+
+
+def combinations_text(summary: dict[str, Any]) -> str:
+    """The variant-combination summary in words."""
+    lines = [f"Variant combinations of the registry: {summary['combinations']} "
+             f"(every value of {', '.join(summary['parameters'])})"]
+    for invariant, counts in summary["invariants"].items():
+        parts = ", ".join(f"{n} {status}" for status, n in counts["combinations"].items())
+        lines.append(f"  {invariant}: {parts} (over {counts['distinct']} distinct proofs; "
+                     f"{'as expected' if counts['all_expected'] else 'NOT as expected'})")
+    return "\n".join(lines)
+
+
+def report_dict(results: Sequence[ProofResult], *, presets: Sequence[str], deep: bool, timeout: float,
+                seconds: float, combinations: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the ``--json`` report (its shape is documented in :mod:`hearts_ref.commands.prove`)."""
+    return {
+        "version": JSON_VERSION,
+        "presets": list(presets),
+        "deep": deep,
+        "timeout": timeout,
+        "seconds": round(seconds, 3),
+        "all_expected": all_match(results) and (combinations is None or combinations["all_expected"]),
+        "invariants": [{"id": i.id, "statement": i.statement, "rule_ids": list(i.rules), "methods": list(i.methods)}
+                       for i in BY_ID.values()],
+        "results": [r.to_dict() for r in results],
+        "combinations": combinations,
+    }

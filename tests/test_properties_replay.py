@@ -1,0 +1,88 @@
+"""Every counterexample replays on the engine: a deal and legal plays reach it, and the engine is stuck.
+
+Rules: FIRST-NO-POINTS, FIRST-EXCEPTION, FOLLOW-VOID, LEAD-OPEN (the replays open with the lowest club).
+"""
+
+import pytest
+
+from hearts_ref import CARDS, CardSet, Context, ReferenceEngine, Rules
+from hearts_ref.variants import EXPECTED_UNSOUND
+from properties.catalogue import rules_for
+from properties.prove import Session, prove_context
+from properties.replay import confirm_on_engine, find_replay
+
+
+def test_every_counterexample_of_the_unsound_presets_replays_on_the_engine(fast_tier):
+    replayed = 0
+    for result in fast_tier:
+        assert result.counterexamples == () or result.rules in EXPECTED_UNSOUND
+        for example in result.counterexamples:
+            if example.replay is None:
+                assert example.notes, "a counterexample without a replay says why"
+                continue
+            rules = Rules.preset(result.rules)
+            assert confirm_on_engine(rules, example.replay, ReferenceEngine()) is None
+            replay = example.replay
+            left = replay.hands[replay.seat] & ~sum(1 << c for c in replay.plays)
+            assert left == example.hand
+            replayed += 1
+    assert replayed >= 4
+
+
+@pytest.mark.parametrize("values", [
+    {"players": 5, "first_trick_points": "forbidden"},
+    {"players": 6, "first_trick_points": "forbidden"},
+    {"players": 3, "hearts_restriction": "discard", "hearts_broken_by": "any-heart"},
+    {"players": 4, "hearts_restriction": "discard", "first_trick_points": "allowed"},
+])
+def test_follow_void_and_first_no_points_counterexamples_of_combinations_replay(values):
+    rules = rules_for(values)
+    result = prove_context("LEGAL-MOVE-EXISTS", rules, Session(timeout=60))
+    assert result.status == "refuted" == result.expected
+    example = result.counterexample
+    assert example.replay is not None and confirm_on_engine(rules, example.replay) is None
+
+
+def test_first_no_points_with_hearts_broken_on_the_first_trick_is_unreachable():
+    """No heart can be played on the first trick without the exception, so hearts cannot be broken there."""
+    hand = CardSet.parse("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH").mask
+    assert find_replay(Rules.preset("seed001"), hand, Context(False, 0, True, True)) is None
+    assert find_replay(Rules.preset("seed001"), hand, Context(False, 0, True, False)) is not None
+
+
+def test_confirm_on_engine_reports_an_engine_that_is_not_stuck():
+    """The seed001 deadlock replayed under the default rules: FIRST-EXCEPTION lets the player discard."""
+    hand = CardSet.parse("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH").mask
+    replay = find_replay(Rules.preset("seed001"), hand, Context(False, 0, True, False))
+    assert "offers legal plays" in confirm_on_engine(Rules(), replay)
+
+
+def test_replay_is_reproducible_from_its_seed_and_its_plays_are_legal():
+    rules = rules_for({"players": 4, "hearts_restriction": "discard", "hearts_broken_by": "lead"})
+    hand = CardSet.parse("2H 3H 4H 5H 6H 7H 8H 9H 10H JH").mask
+    first = find_replay(rules, hand, Context(False, 1, False, False), seed=3)
+    assert first == find_replay(rules, hand, Context(False, 1, False, False), seed=3)
+    engine = ReferenceEngine()
+    engine.new_game(rules)
+    engine.start_round([CardSet.from_mask(h) for h in first.hands], "none")
+    for card in first.plays:
+        assert CARDS[card] in engine.legal_plays()
+        engine.play(CARDS[card])
+    assert not engine.legal_plays() and engine.observe().to_move == first.seat
+
+
+def test_expected_unsound_presets_deadlock_on_the_engine_under_the_declared_rule(fast_tier):
+    """hearts_ref.variants.EXPECTED_UNSOUND names the rule each unsound preset deadlocks on: a replay shows it."""
+    from hearts_ref import DeadlockError, start_round
+
+    for preset, rule_id in EXPECTED_UNSOUND.items():
+        rules, raised = Rules.preset(preset), set()
+        for result in fast_tier:
+            for example in (e for e in result.counterexamples if result.rules == preset and e.replay):
+                state = start_round(rules, [CardSet.from_mask(h) for h in example.replay.hands])
+                for card in example.replay.plays:
+                    state = state.play(CARDS[card])
+                with pytest.raises(DeadlockError) as error:
+                    state.play(next(iter(state.hand(state.to_move))))
+                raised.add(error.value.rule_id)
+        assert rule_id in raised, (preset, raised)
