@@ -205,7 +205,7 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
     assert "Counterexample under seed001" in page and page.count('class="hr-card hr-red"') == 12
     assert "in 12.3 s" in page and "Not available yet" not in page
     links = proofs_page.proofs_by_rule()
-    assert links["FIRST-EXCEPTION"] == [("LEGAL-MOVE-EXISTS", "proofs.md#LEGAL-MOVE-EXISTS")]
+    assert ("LEGAL-MOVE-EXISTS", "proofs.md#LEGAL-MOVE-EXISTS") in links["FIRST-EXCEPTION"]
     assert "" not in links
 
 
