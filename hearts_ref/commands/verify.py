@@ -35,10 +35,13 @@ def _proofs(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     from properties.prove import run_catalogue
 
     results = run_catalogue(None, deep=False, timeout=args.timeout)
-    unexpected = [r for r in results if not r.as_expected]
+    unexpected = [r for r in results if not r.matches]
+    refuted = sum(1 for r in results if r.status == "refuted")
     return {"ok": not unexpected, "checked": len(results), "unexpected": len(unexpected),
-            "summary": f"{len(results) - len(unexpected)}/{len(results)} proof outcomes as expected",
-            "failures": [r.describe() for r in unexpected][:10]}
+            "summary": f"{len(results) - len(unexpected)}/{len(results)} proof outcomes as expected "
+                       f"({refuted} refuted with a counterexample replayed on the engine)",
+            "failures": [f"{r.invariant} under {r.rules}: {r.status}, expected {r.expected} {r.detail}"
+                         for r in unexpected][:10]}
 
 
 def _vectors(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
