@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "docs")]
 # How the conformance runner is asked to judge an engine under a set of rules, as JSON.
 # Adjust here if the runner's options differ; {adapter} is the engine's adapter name.
 CONFORM_COMMAND = ["conform", "--engine", "{adapter}", "--json"]
-PROVE_COMMAND = ["prove", "--all", "--json"]
+PROVE_COMMAND = ["prove", "--all", "--deep", "--json"]
 
 
 def hearts_ref(args: list[str], *, timeout: float) -> tuple[subprocess.CompletedProcess, float, str]:

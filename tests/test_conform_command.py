@@ -167,3 +167,11 @@ def test_pytest_plugin_runs_the_suite_on_a_python_engine(tmp_path):
 def test_pytest_plugin_adds_nothing_without_the_option(tmp_path):
     result = _pytest(tmp_path)
     assert result.returncode == 5 and "no tests ran" in result.stdout   # 5: nothing collected
+
+
+def test_conform_json_prints_the_report_itself(capsys):
+    code = main(["conform", "--engine", REFERENCE, "--games", "2", "--set", "max_rounds=1", "--no-vectors",
+                 "--json"])
+    data = json.loads(capsys.readouterr().out)
+    _validate(data)
+    assert code == 0 and data["summary"]["counts"]["failed"] == 0 and data["cases"]

@@ -183,12 +183,18 @@ def test_the_conformance_guide_examples_run():
         exec(compile(block, "docs/conformance/index.md", "exec"), {})
 
 
-SAMPLE_PROOFS = {"invariants": [{
-    "id": "LEGAL-MOVE-EXISTS", "statement": "The first trick never leaves a player without a legal card.",
-    "rules": ["FIRST-NO-POINTS", "FIRST-EXCEPTION"],
-    "results": [{"preset": "seed000", "status": "proved", "seconds": 0.04},
-                {"preset": "seed001", "status": "refuted", "seconds": 0.02,
-                 "counterexample": {"hands": ["2C 3C", "QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"], "trick": ["2C"]}}]}]}
+SAMPLE_PROOFS = {"results": [
+    {"invariant": "LEGAL-MOVE-EXISTS", "statement": "The player to move has a legal play.",
+     "rule_ids": ["FIRST-NO-POINTS", "FIRST-EXCEPTION"], "rules": "seed000", "method": "context",
+     "status": "proved", "expected": "proved", "seconds": 0.04, "counterexamples": []},
+    {"invariant": "LEGAL-MOVE-EXISTS", "statement": "The player to move has a legal play.",
+     "rule_ids": ["FIRST-NO-POINTS", "FIRST-EXCEPTION"], "rules": "seed001", "method": "context",
+     "status": "refuted", "expected": "refuted", "seconds": 0.02,
+     "counterexamples": [{"where": "following clubs on the first trick", "hand": "QS 2H 3H 4H 5H 6H",
+                          "replay": {"hands": ["2C 3C", "QS 2H 3H 4H 5H 6H"], "plays": ["2C"], "stuck_seat": 1}}]}],
+    "combinations": {"combinations": 12, "parameters": ["players"], "seconds": 1.5, "all_expected": True,
+                     "invariants": {"LEGAL-MOVE-EXISTS": {"distinct": 3, "combinations": {"proved": 8, "refuted": 4},
+                                                          "unexpected": 0}}}}
 
 
 def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
@@ -201,8 +207,9 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
                                                           "seconds": 12.3, "exit_code": 0}), encoding="utf-8")
     page = proofs_page.proofs_page()
     assert "## LEGAL-MOVE-EXISTS {#LEGAL-MOVE-EXISTS}" in page
-    assert "refuted (as expected)" in page and "| seed000 | :material-check-circle:" in page
-    assert "Counterexample under seed001" in page and page.count('class="hr-card hr-red"') == 12
+    assert "refuted (as expected)" in page and "| seed000 | context | :material-check-circle:" in page
+    assert "Counterexample under seed001 (context)" in page and page.count('class="hr-card hr-red"') == 10
+    assert "seat 1 is to move and has no legal play" in page and "8 proved, 4 refuted" in page
     assert "in 12.3 s" in page and "Not available yet" not in page
     links = proofs_page.proofs_by_rule()
     assert ("LEGAL-MOVE-EXISTS", "proofs.md#LEGAL-MOVE-EXISTS") in links["FIRST-EXCEPTION"]

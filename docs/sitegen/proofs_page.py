@@ -1,19 +1,18 @@
-"""The proofs page, from a real run of ``hearts-ref prove --all --json`` recorded in ``docs/data/``.
+"""The proofs page, from a real run of ``hearts-ref prove --all --deep --json`` recorded in ``docs/data/``.
 
 ``docs/build.py`` runs the command and writes its output unchanged to ``docs/data/proofs.json``
 and how it ran (command, date, duration, versions, exit code) to ``docs/data/proofs.run.json``.
-This page reads them if they exist. The reading is tolerant of the exact JSON shape: it
-looks for objects with a verdict (``status``, ``result`` or ``verdict``) and takes the
-invariant, its statement, its rule IDs and the preset from that object or the objects
-around it, so a flat list of results and a list of invariants each with its results both work.
+The JSON's shape is documented in ``hearts_ref/commands/prove.py``: ``results`` holds one
+object per invariant, preset and method, with its status, expectation, time and
+counterexamples; ``combinations`` summarises every variant combination of the registry.
 
->>> data = {"invariants": [{"id": "POINTS-SUM", "statement": "26 per round", "rules": ["SCORE-POINTS"],
-...         "results": [{"preset": "seed000", "status": "proved", "seconds": 0.25}]}]}
->>> [(r["invariant"], r["preset"], r["status"], r["rules"]) for r in proof_results(data)]
-[('POINTS-SUM', 'seed000', 'proved', ['SCORE-POINTS'])]
->>> [(r["preset"], r["status"]) for r in proof_results({"id": "POINTS-SUM", "seed001": {"result": "Refuted"}})]
-[('seed001', 'refuted')]
->>> "hr-card" in draw({"hands": [["QS", "2H"], "3C 4C"]})
+>>> data = {"results": [{"invariant": "POINTS-PER-ROUND", "statement": "26 per round",
+...         "rule_ids": ["SCORE-POINTS"], "rules": "seed000", "method": "context", "status": "proved",
+...         "expected": "proved", "seconds": 0.25, "counterexamples": []}]}
+>>> [(r["invariant"], r["preset"], r["method"], r["status"], r["rules"]) for r in proof_results(data)]
+[('POINTS-PER-ROUND', 'seed000', 'context', 'proved', ['SCORE-POINTS'])]
+>>> "hr-card" in draw({"where": "first trick", "hand": "QS 2H",
+...                    "replay": {"hands": ["2C 3C", "QS 2H"], "plays": ["2C"], "stuck_seat": 1}})
 True
 """
 
@@ -23,8 +22,7 @@ import json
 import re
 from typing import Any
 
-from hearts_ref.spec import RULE_ID
-from hearts_ref.variants import EXPECTED_UNSOUND, PRESETS
+from hearts_ref.variants import EXPECTED_UNSOUND
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
 from sitegen.rules_pages import rule_pages, spec_text
 
@@ -32,80 +30,32 @@ __all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "draw"
 
 PROOFS = DATA / "proofs.json"
 RUN = DATA / "proofs.run.json"
-VERDICT_KEYS = ("status", "result", "verdict", "outcome")
-TIME_KEYS = ("seconds", "time", "elapsed", "duration", "time_s")
-WITNESS_KEYS = ("counterexample", "witness", "model")
 ICONS = {"proved": ":material-check-circle:{ .hr-ok } proved", "refuted": ":material-close-circle:{ .hr-bad } refuted",
-         "timeout": ":material-timer-sand:{ .hr-bad } timed out", "timed out": ":material-timer-sand:{ .hr-bad } timed out"}
-_CARDS_ONLY = re.compile(rf"^\s*{CARD_CODE}(?:[\s,]+{CARD_CODE})*\s*$")
+         "timed out": ":material-timer-sand:{ .hr-bad } timed out",
+         "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed"}
 
 
-def _rule_list(value: Any) -> list[str] | None:
-    if isinstance(value, str):
-        value = re.split(r"[\s,]+", value)
-    if isinstance(value, list) and all(isinstance(v, str) and RULE_ID.match(v) for v in value):
-        return list(value)
-    return None
-
-
-def _context(node: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
-    here = dict(ctx)
-    for key in ("invariant", "id"):
-        if isinstance(node.get(key), str):
-            here["invariant"] = node[key]
-            break
-    for key in ("statement", "description", "title", "doc"):
-        if isinstance(node.get(key), str):
-            here["statement"] = node[key]
-            break
-    for key in ("rules", "rule_ids"):
-        rules = _rule_list(node.get(key))
-        if rules is not None:
-            here["rules"] = rules
-    for key in ("preset", "variant", "variants", "rules_values"):
-        if node.get(key) is not None:
-            value = node[key]
-            here["preset"] = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-            break
-    return here
-
-
-def proof_results(data: Any, ctx: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Return one dict per verdict found in ``data``: invariant, statement, rules, preset, status, seconds, counterexample."""
-    ctx = ctx or {}
-    found: list[dict[str, Any]] = []
-    if isinstance(data, list):
-        for item in data:
-            found.extend(proof_results(item, ctx))
-    elif isinstance(data, dict):
-        here = _context(data, ctx)
-        verdict = next((data[k] for k in VERDICT_KEYS if isinstance(data.get(k), str)), None)
-        if verdict is not None:
-            found.append({"invariant": here.get("invariant", "?"), "statement": here.get("statement", ""),
-                          "rules": here.get("rules", []), "preset": here.get("preset", "—"),
-                          "status": verdict.lower(), "expected": data.get("expected"),
-                          "seconds": next((data[k] for k in TIME_KEYS if isinstance(data.get(k), (int, float))), None),
-                          "counterexample": next((data[k] for k in WITNESS_KEYS if data.get(k)), None)})
-        for key, value in data.items():
-            if isinstance(value, (list, dict)) and key not in WITNESS_KEYS:
-                # {"seed000": {"status": …}}: a preset's name as the key names the preset.
-                found.extend(proof_results(value, {**here, "preset": key} if key in PRESETS else here))
-    return found
+def proof_results(data: Any) -> list[dict[str, Any]]:
+    """Return one dict per result of the run: invariant, statement, rules, preset, method, status, expected,
+    seconds, shared_with, counterexamples."""
+    results = data.get("results") if isinstance(data, dict) else None
+    out = []
+    for r in results if isinstance(results, list) else []:
+        if not isinstance(r, dict) or not isinstance(r.get("status"), str):
+            continue
+        out.append({"invariant": str(r.get("invariant", "?")), "statement": str(r.get("statement", "")),
+                    "rules": list(r.get("rule_ids") or []), "preset": str(r.get("rules", "—")),
+                    "method": str(r.get("method", "")), "status": r["status"], "expected": r.get("expected"),
+                    "seconds": r.get("seconds"), "shared_with": r.get("shared_with"),
+                    "counterexamples": list(r.get("counterexamples") or [])})
+    return out
 
 
 def catalogue() -> list[dict[str, Any]]:
-    """Return the invariants of ``properties.catalogue.INVARIANTS`` (id, statement, rules), or [] before it exists."""
-    try:
-        from properties.catalogue import INVARIANTS
-    except ImportError:
-        return []
-    out = []
-    for invariant in INVARIANTS:
-        statement = next((getattr(invariant, k) for k in ("statement", "description", "title", "doc")
-                          if isinstance(getattr(invariant, k, None), str)), "")
-        rules = next((r for k in ("rules", "rule_ids") if (r := _rule_list(list(getattr(invariant, k, None) or [])))), [])
-        out.append({"invariant": invariant.id, "statement": statement, "rules": rules})
-    return out
+    """Return the invariants of ``properties.catalogue.INVARIANTS``: id, statement, rules."""
+    from properties.catalogue import INVARIANTS
+
+    return [{"invariant": i.id, "statement": i.statement, "rules": list(i.rules)} for i in INVARIANTS]
 
 
 def invariant_anchor(invariant: str) -> str:
@@ -113,27 +63,28 @@ def invariant_anchor(invariant: str) -> str:
     return invariant if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", invariant) else "inv-" + slug(invariant)
 
 
-def draw(value: Any, label: str = "") -> str:
-    """Return a counterexample drawn as Markdown: hands and tricks as rows of cards, the rest as a list."""
-    if isinstance(value, str) and _CARDS_ONLY.match(value):
-        return card_row(re.findall(CARD_CODE, value), label=label)
-    if isinstance(value, list) and value and all(isinstance(v, str) and _CARDS_ONLY.match(v) for v in value):
-        return card_row([c for v in value for c in re.findall(CARD_CODE, v)], label=label)
-    if isinstance(value, list) and value and all(isinstance(v, (list, str)) for v in value):
-        rows = [draw(v, f"seat {i}") for i, v in enumerate(value)]
-        return (f"**{escape_cell(label)}**<br>" if label else "") + "<br>".join(rows)
-    if isinstance(value, dict):
-        items = [f"- {draw(v, str(k))}" if isinstance(v, (list, str)) and _drawable(v)
-                 else f"- **{escape_cell(k)}**: {draw(v)}" for k, v in value.items()]
-        return "\n".join(items)
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
-    return f"**{escape_cell(label)}**: `{text}`" if label else f"`{text}`"
-
-
-def _drawable(value: Any) -> bool:
-    if isinstance(value, str):
-        return bool(_CARDS_ONLY.match(value))
-    return bool(value) and all(isinstance(v, (list, str)) and (isinstance(v, list) or _CARDS_ONLY.match(v)) for v in value)
+def draw(counterexample: dict[str, Any]) -> str:
+    """Return a counterexample drawn as Markdown: the context, the hand, and the deal and plays that reach it."""
+    def cards(text: Any) -> list[str]:
+        return re.findall(CARD_CODE, text if isinstance(text, str) else " ".join(map(str, text or [])))
+    out = []
+    if counterexample.get("where"):
+        out.append(f"- **where**: {escape_cell(counterexample['where'])}")
+    if counterexample.get("hand"):
+        out.append(f"- **hand of the player to move**: {card_row(cards(counterexample['hand']))}")
+    replay = counterexample.get("replay")
+    if isinstance(replay, dict):
+        out.append("- **reached on the engine from this deal** (no pass):")
+        for seat, hand in enumerate(replay.get("hands") or []):
+            out.append(f"    - {card_row(cards(hand), label=f'seat {seat}')}")
+        stuck = replay.get("stuck_seat")
+        then = f"; then seat {stuck} is to move and has no legal play" if stuck is not None else ""
+        out.append(f"    - plays: {card_row(cards(replay.get('plays')))}{then}")
+    elif counterexample:
+        out.append("- not reached by the bounded search from a deal: it may be unreachable")
+    for note in counterexample.get("notes") or []:
+        out.append(f"- {escape_cell(note)}")
+    return "\n".join(out)
 
 
 def _verdict(result: dict[str, Any]) -> str:
@@ -141,7 +92,7 @@ def _verdict(result: dict[str, Any]) -> str:
     expected = result["expected"]
     if expected is None and result["preset"] in EXPECTED_UNSOUND:
         expected = "refuted"
-    if expected:
+    if expected and expected != "n/a":
         text += " (as expected)" if str(expected).lower() == result["status"] else f" (expected {expected})"
     return text
 
@@ -172,11 +123,16 @@ def proofs_page() -> str:
                            "Run `python docs/build.py` (it runs `hearts-ref prove --all --json` when the command "
                            "is available and records the run in `docs/data/`), then build the site again."))
     elif not results:
-        out.append(not_yet("`docs/data/proofs.json` holds no verdict this page can read.",
-                           "Each verdict should be an object with `status` (proved, refuted or timeout), "
-                           "`preset`, `seconds`, and the invariant's `id`, `statement` and `rules`."))
+        out.append(not_yet("`docs/data/proofs.json` holds no result this page can read.",
+                           "Record a run with `python docs/build.py` (the shape is documented in "
+                           "`hearts_ref/commands/prove.py`)."))
     else:
         out.append(_run_line(read_json(RUN)[0]) + "The raw output: [proofs.json](data/proofs.json).\n")
+        out.append("Methods: *context* proves the claim in every context of a play (leading or following, "
+                   "the suit led, first trick, hearts broken) with the hand symbolic; *inductive* proves it "
+                   "for every reachable state, by induction over the engine's whole transition relation. "
+                   "A refutation is confirmed by replaying it on the engine from a deal.\n")
+        out.append(_combinations(data.get("combinations")))
     invariants: dict[str, dict[str, Any]] = {i["invariant"]: {**i, "results": []} for i in catalogue()}
     for result in results:
         entry = invariants.setdefault(result["invariant"], {"invariant": result["invariant"], "statement": "",
@@ -206,16 +162,38 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
     if not inv["results"]:
         out.append("*Not run yet.*\n")
         return "\n".join(out)
-    out.append("| preset | verdict | time |\n|---|---|---|")
+    out.append("| preset | method | verdict | time |\n|---|---|---|---|")
     for r in inv["results"]:
-        seconds = f"{r['seconds']:.2f} s" if r["seconds"] is not None else "—"
-        out.append(f"| {escape_cell(r['preset'])} | {_verdict(r)} | {seconds} |")
+        seconds = f"{r['seconds']:.2f} s" if isinstance(r["seconds"], (int, float)) else "—"
+        shared = f" (same proof as {r['shared_with']})" if r.get("shared_with") else ""
+        out.append(f"| {escape_cell(r['preset'])} | {r['method']} | {_verdict(r)}{shared} | {seconds} |")
     out.append("")
+    drawn = set()
     for r in inv["results"]:
-        if r["counterexample"]:
-            out.append(f'<div class="hr-counterexample" markdown>\n\n**Counterexample under {escape_cell(r["preset"])}.**\n\n'
-                       f"{draw(r['counterexample'])}\n\n</div>\n")
+        if r["counterexamples"] and (r["preset"], r["method"]) not in drawn:
+            drawn.add((r["preset"], r["method"]))
+            more = len(r["counterexamples"]) - 1
+            also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
+            out.append(f'<div class="hr-counterexample" markdown>\n\n**Counterexample under '
+                       f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
+                       "\n\n</div>\n")
     return "\n".join(out)
+
+
+def _combinations(summary: Any) -> str:
+    """The table of every variant combination of the registry, per invariant."""
+    if not isinstance(summary, dict):
+        return ""
+    out = [f"**Every variant combination.** {summary.get('combinations', '?')} combinations of "
+           f"{', '.join(f'`{p}`' for p in summary.get('parameters') or [])}, proved per context in "
+           f"{summary.get('seconds', 0):.1f} s; outcomes "
+           + ("all as expected" if summary.get("all_expected") else "**not all as expected**") + ".\n",
+           "| invariant | distinct proofs | combinations by outcome | unexpected |", "|---|---|---|---|"]
+    for invariant, row in (summary.get("invariants") or {}).items():
+        outcomes = ", ".join(f"{n} {s}" for s, n in sorted((row.get("combinations") or {}).items()))
+        out.append(f"| [{invariant}](#{invariant_anchor(invariant)}) | {row.get('distinct', '?')} | {outcomes} | "
+                   f"{row.get('unexpected', 0)} |")
+    return "\n".join(out) + "\n"
 
 
 def proofs_by_rule() -> dict[str, list[tuple[str, str]]]:

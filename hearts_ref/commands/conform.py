@@ -42,6 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replay", metavar="CASE", help="replay one case: a case JSON file or an 'hr1:' token")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json", help="merge the reports of shards")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true",
+                        help="print the JSON report (spec/report.schema.json) instead of the summary")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.merge:
         report = merge_reports([load_report(path) for path in args.merge])
         _write(args, report, junit_xml)
-        print(console_summary(report), end="")
+        print(report.dumps() if args.json else console_summary(report), end="")
         return report.exit_code()
     if not args.engine:
         print("hearts-ref conform: error: --engine SPEC is required (or --merge FILE...)", file=sys.stderr)
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         if callable(close):
             close()
     _write(args, report, junit_xml)
-    print(console_summary(report), end="")
+    print(report.dumps() if args.json else console_summary(report), end="")
     return report.exit_code()
 
 
