@@ -12,11 +12,11 @@ confirmed by replaying it on the engine from a deal (:mod:`properties.replay`);
 ``confirm=False`` skips that (for tests of the prover itself). :func:`run_combinations`
 proves the per-context catalogue for every variant combination of the registry.
 
->>> results = run_catalogue(["seed001"], timeout=30)
->>> {r.invariant: r.status for r in results if r.status != "proved"}
-{'LEGAL-MOVE-EXISTS': 'refuted', 'FIRST-TRICK-NO-DEADLOCK': 'refuted'}
->>> all_match(results)
-True
+>>> result = prove_context("FIRST-TRICK-NO-DEADLOCK", Rules.preset("seed001"), Session(timeout=30))
+>>> result.status, result.matches
+('refuted', True)
+>>> print(result.counterexample.text().splitlines()[1])
+  hand: Q♠ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ (13 cards)
 """
 
 from __future__ import annotations

@@ -19,7 +19,9 @@ from hearts_ref.legality import legal_plays
 from hearts_ref.round import RoundState, trick_winner
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
 from properties import states
-from properties.induction import Case, State, all_claims, invariant_parts, lemma_claims, step, step_claims
+from properties.induction import (
+    Case, State, cases, consequence_claims, invariant_parts, lemma_claims, step, step_claims,
+)
 from properties.prove import Session, prove_inductive
 from properties.solving import PROVED, REFUTED, Prover, as_z3
 
@@ -116,10 +118,10 @@ def test_step_claims_are_not_vacuous():
         assert solver.check() == z3.sat, claim.label
 
 
-def test_inductive_claims_cover_lemmas_deal_steps_and_consequences():
-    kinds = {}
-    for claim in all_claims(Rules(), legal_plays):
-        kinds[claim.kind] = kinds.get(claim.kind, 0) + 1
-    assert set(kinds) == {"lemma", "initial", "step", "cover", "exists", "end"}
-    # 4 positions: 1 leading + 3 following × 4 suits, × first trick × broken; the last card × 4 winners.
-    assert kinds["exists"] == (1 + 3 * 4) * 4 and kinds["step"] == ((1 + 2 * 4) * 4 + 4 * 4 * 4) * 5
+def test_inductive_cases_cover_every_play():
+    """4 positions: 1 leading + 3 following × 4 suits, × first trick × broken; the last card × 4 winners."""
+    found = list(cases(Rules()))
+    assert len(found) == (1 + 2 * 4) * 4 + 4 * 4 * 4 and len(set(found)) == len(found)
+    assert {c.winner for c in found if c.position == 3} == {0, 1, 2, 3}
+    kinds = {claim.kind for claim in consequence_claims(Rules(), legal_plays)}
+    assert kinds == {"cover", "exists", "end"}
