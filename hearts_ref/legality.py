@@ -29,6 +29,7 @@ __all__ = ["Context", "legal_plays", "rejecting_rule", "opening_leads", "hearts_
            "follow_suit", "void_discards", "first_trick_discards", "breaks_hearts", "opening_leader"]
 
 CLUBS = SUIT_MASKS[Suit.CLUBS]
+_HEARTS_SUIT = int(Suit.HEARTS)   # a plain int: compared on every play until hearts break
 
 
 class Context(NamedTuple):
@@ -130,7 +131,7 @@ def breaks_hearts(played: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> A
     if rules.hearts_broken_by == "any-heart":
         breaking |= HEARTS
     elif rules.hearts_broken_by == "discard":
-        if not ctx.leading and ctx.led_suit != Suit.HEARTS:
+        if not ctx.leading and ctx.led_suit != _HEARTS_SUIT:
             breaking |= HEARTS
     elif ctx.leading:   # "lead": seed 003's literal text, a heart led breaks them
         breaking |= HEARTS

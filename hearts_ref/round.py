@@ -325,7 +325,8 @@ def trick_winner(plays: Sequence[Any], led_suit: int, leader: Any, players: int,
     for cards in plays:
         played = played | cards
     best = ops.highest(played & SUIT_MASKS[led_suit])
+    when, is_empty = ops.when, ops.is_empty
     winner = leader
     for position in range(1, len(plays)):
-        winner = ops.when(ops.is_empty(plays[position] & best), winner, (leader + position) % players)
+        winner = when(is_empty(plays[position] & best), winner, (leader + position) % players)
     return winner

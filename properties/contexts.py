@@ -32,7 +32,7 @@ from hearts_ref.scoring import MOON_POINTS, NO_TRICKS_BONUS, score_terms
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
 from hearts_ref.variants import PASS_DIRECTIONS, Rules
 from properties.solving import (
-    card_variables, count_split, count_union, exactly_one_place, one_place_count, same_cards, subset,
+    as_z3, card_variables, count_split, count_union, exactly_one_place, one_place_count, same_cards, subset,
 )
 
 __all__ = ["Situation", "situations", "hand_claims", "Claim", "CLAIMS", "claims_for", "LegalityFunction",
@@ -169,6 +169,13 @@ def hearts_break_on_play(rules: Rules, legality: LegalityFunction) -> list[Claim
 
 # Tricks and passing ----------------------------------------------------------------------
 
+def _not_beaten(card: SymbolicCardSet, other: SymbolicCardSet, suit_mask: int) -> list[Any]:
+    """From the rules' text: ``other`` holds no card of the suit higher than ``card``'s (ranks rise with the index)."""
+    ranks = [i for i in range(52) if suit_mask >> i & 1]
+    return [z3.Not(z3.And(as_z3(card.bits[low]), as_z3(other.bits[high])))
+            for low in ranks for high in ranks if high > low]
+
+
 def unique_trick_winner(rules: Rules, legality: LegalityFunction) -> list[Claim]:
     """UNIQUE-TRICK-WINNER: whichever cards make a trick, the winner played the highest card of the suit led."""
     n = rules.players
@@ -179,13 +186,10 @@ def unique_trick_winner(rules: Rules, legality: LegalityFunction) -> list[Claim]
         hypotheses = [p.count() == 1 for p in plays] + [S.non_empty(plays[0] & in_suit)]
         hypotheses += [z3.AtMost(*[p.bits[i] for p in plays], 1) for i in range(52) if rules.deck_mask >> i & 1]
         winner = trick_winner(plays, suit, 0, n, S)
-        cases = []
-        for seat in range(n):
-            beaten = [z3.Not(z3.And(plays[seat].bits[a], plays[other].bits[b]))
-                      for other in range(n) if other != seat
-                      for a in range(52) if in_suit >> a & 1 for b in range(a + 1, 52) if in_suit >> b & 1
-                      if not isinstance(plays[other].bits[b], bool) and not isinstance(plays[seat].bits[a], bool)]
-            cases.append(z3.And(winner == seat, S.non_empty(plays[seat] & in_suit), *beaten))
+        cases = [z3.And(winner == seat, S.non_empty(plays[seat] & in_suit),
+                        *[c for other in range(n) if other != seat for c in _not_beaten(plays[seat], plays[other],
+                                                                                       in_suit)])
+                 for seat in range(n)]
         claims.append(Claim(f"a trick led in {suit.glyph}", tuple(hypotheses), z3.Or(cases),
                             tuple((f"card of seat +{j}", p) for j, p in enumerate(plays))))
     return claims

@@ -12,11 +12,11 @@ confirmed by replaying it on the engine from a deal (:mod:`properties.replay`);
 ``confirm=False`` skips that (for tests of the prover itself). :func:`run_combinations`
 proves the per-context catalogue for every variant combination of the registry.
 
->>> results = run_catalogue(["seed001"], timeout=30)
->>> {r.invariant: r.status for r in results if r.status != "proved"}
-{'LEGAL-MOVE-EXISTS': 'refuted', 'FIRST-TRICK-NO-DEADLOCK': 'refuted'}
->>> all_match(results)
-True
+>>> result = prove_context("FIRST-TRICK-NO-DEADLOCK", Rules.preset("seed001"), Session(timeout=30))
+>>> result.status, result.matches
+('refuted', True)
+>>> print(result.counterexample.text().splitlines()[1])
+  hand: Q♠ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ (13 cards)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from properties.induction import all_claims
 from properties.replay import confirm_on_engine, find_replay
 from properties.results import ProofResult, all_match
 from properties.solving import (
-    NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, Answer, Prover, prove_schemas, worst,
+    ERROR, NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, Answer, Prover, prove_schemas, worst,
 )
 
 __all__ = ["Session", "run_catalogue", "prove_context", "prove_inductive", "all_match", "Progress"]
@@ -55,7 +55,7 @@ class Session:
         self.prover = Prover(timeout=timeout)
         self.legality = legality
         self.confirm = confirm
-        self._results: dict[tuple[Any, ...], tuple[str, ProofResult]] = {}
+        self._results: dict[tuple[Any, ...], tuple[str, Rules, ProofResult]] = {}
         schemas = prove_schemas(self.prover, [3 * n for n in (3, 4, 5, 6)] + [3, 4, 5, 6])
         self.schemas_status = worst(a.status for a in schemas.values())
 
@@ -121,10 +121,14 @@ def prove_context(invariant_id: str, rules: Rules, session: Session, *, label: s
     expected = expected_outcome(invariant_id, rules)
     key = session.projection(invariant_id, rules)
     if key in session._results:
-        first_label, result = session._results[key]
-        return replace(result, rules=label, seconds=0.0, queries=0, changes=rules.changes(), shared_with=first_label,
-                       detail=f"the same proof as {first_label} (same {', '.join(BY_ID[invariant_id].parameters)})")
-    start, queries = time.perf_counter(), session.prover.queries
+        first_label, first_rules, result = session._results[key]
+        # A proof is the same for rules that agree on the invariant's parameters; a refutation is
+        # replayed on the engine under each set of rules, so it is worked out again (z3 answers from its cache).
+        if result.status not in (REFUTED, UNCONFIRMED) or first_rules == rules:
+            return replace(result, rules=label, expected=expected, seconds=0.0, queries=0, changes=rules.changes(),
+                           shared_with=first_label, detail=f"the same proof as {first_label} "
+                                                           f"(same {', '.join(BY_ID[invariant_id].parameters)})")
+    start = time.perf_counter()
     reason = not_applicable(invariant_id, rules)
     if reason:
         result = ProofResult(invariant_id, label, "context", NOT_APPLICABLE, expected, 0.0, 0, detail=reason,
@@ -142,49 +146,59 @@ def prove_context(invariant_id: str, rules: Rules, session: Session, *, label: s
         elif status != PROVED:
             detail = "; ".join(f"{c.label}: {a.reason}" for c, a in answers if a.status != PROVED)
         result = ProofResult(invariant_id, label, "context", status, expected, time.perf_counter() - start,
-                             session.prover.queries - queries, examples, detail, rules.changes())
-    session._results[key] = (label, result)
+                             len(answers), examples, detail, rules.changes())
+    session._results.setdefault(key, (label, rules, result))
     return result
 
 
 def prove_inductive(rules: Rules, session: Session, *, label: str = "") -> list[ProofResult]:
-    """Prove the inductive invariant under ``rules``; one result per invariant it establishes."""
+    """Prove the inductive invariant under ``rules``; return one result per invariant it establishes.
+
+    Every lemma, deal, step and cover claim must be proved for Inv to be inductive; if one
+    is not, each result is an error (or timed out) naming it. Then an invariant is proved
+    when its consequences are; a state where Inv holds and no play is legal refutes
+    LEGAL-MOVE-EXISTS once it is replayed on the engine, as in :func:`prove_context`.
+    """
     label = label or _label(rules)
     start = time.perf_counter()
-    by_invariant: dict[str, list[tuple[Any, Answer, float]]] = {}
     shared: list[tuple[Any, Answer]] = []
+    consequences: dict[str, list[tuple[Any, Answer]]] = {}
+    seconds: dict[str, float] = {}
     for claim in all_claims(rules, session.legality):
         before = time.perf_counter()
         answer = session.prover.check(claim.hypotheses, claim.goal)
-        spent = time.perf_counter() - before
+        seconds[claim.invariant] = seconds.get(claim.invariant, 0.0) + time.perf_counter() - before
         if claim.kind in ("exists", "end"):
             owners = [claim.invariant] + (["LEGAL-MOVE-EXISTS"] if claim.invariant == "FIRST-TRICK-NO-DEADLOCK" else [])
             for owner in owners:
-                by_invariant.setdefault(owner, []).append((claim, answer, spent))
+                consequences.setdefault(owner, []).append((claim, answer))
         else:
             shared.append((claim, answer))
-            by_invariant.setdefault(claim.invariant, []).append((claim, answer, spent))
     points = prove_context("POINTS-PER-ROUND", rules, session, label=label)
-    inductive_status = worst([a.status for _, a in shared] + [session.schemas_status])
     results = []
     for invariant in INVARIANTS:
         if "inductive" not in invariant.methods:
             continue
-        own = by_invariant.get(invariant.id, [])
-        statuses = [a.status for _, a, _ in own] + [inductive_status]
-        if invariant.id == "POINTS-PER-ROUND":
-            statuses.append(points.status)
-        status, examples, detail = worst(statuses), (), ""
-        failed = [(c, a) for c, a in shared if a.status != PROVED]
-        if failed:
-            detail = f"Inv is not shown inductive: {failed[0][0].label}: {failed[0][1].status} {failed[0][1].reason}"
-        refuted = [(c, a) for c, a, _ in own if a.status == REFUTED and c.kind == "exists"]
-        if refuted and not failed:
+        own = consequences.get(invariant.id, [])
+        problems = [(c, a) for c, a in shared + own if a.status != PROVED and c.kind != "exists"]
+        refuted = [(c, a) for c, a in own if a.status == REFUTED and c.kind == "exists"]
+        examples: tuple[Counterexample, ...] = ()
+        if session.schemas_status != PROVED:
+            status, detail = ERROR, "the per-card lemma schemas are not proved"
+        elif problems:
+            claim, answer = problems[0]
+            status = ERROR if answer.status == REFUTED else worst(a.status for _, a in problems)
+            detail = f"Inv is not shown inductive: {claim.kind} claim {claim.label!r}: {answer.status} {answer.reason}"
+        elif refuted:
             status, examples = _inductive_refutation(session, invariant.id, rules, refuted)
             detail = f"{len(refuted)} cases without a legal play"
-        seconds = sum(spent for _, _, spent in own)
+        else:
+            status, detail = worst([PROVED] + [a.status for _, a in own]), ""
+            if invariant.id == "POINTS-PER-ROUND":
+                status, examples = worst([status, points.status]), points.counterexamples
+        queries = len(own) + sum(1 for c, _ in shared if c.invariant == invariant.id)
         results.append(ProofResult(invariant.id, label, "inductive", status, expected_outcome(invariant.id, rules),
-                                   seconds, len(own), examples, detail, rules.changes()))
+                                   seconds.get(invariant.id, 0.0), queries, examples, detail, rules.changes()))
     total = time.perf_counter() - start
     return [replace(r, detail=(r.detail + "; " if r.detail else "") + f"whole inductive proof {total:.1f}s")
             if r.invariant == "LEGAL-MOVE-EXISTS" else r for r in results]

@@ -34,7 +34,7 @@ class ProofResult:
     status: str                # proved, refuted, unconfirmed, timed out, error, n/a
     expected: str              # proved, refuted or n/a (properties.catalogue.expected_outcome)
     seconds: float
-    queries: int
+    queries: int               # the claims checked (each a z3 query, unless the same claim was asked before)
     counterexamples: tuple[Counterexample, ...] = ()   # one per refuted context; replayed ones first
     detail: str = ""
     changes: dict[str, Any] = field(default_factory=dict)   # the variant values that differ from the default
@@ -92,7 +92,7 @@ def table(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None
             lines.append("  " + row.ljust(first) + "  " + "  ".join(cells.get((row, c), "—").ljust(w)
                                                                    for c, w in zip(columns, widths)))
         total = sum(r.seconds for r in chosen)
-        lines.append(f"  {len(chosen)} results, {sum(r.queries for r in chosen)} z3 queries, {total:.2f}s of solving")
+        lines.append(f"  {len(chosen)} results, {sum(r.queries for r in chosen)} claims checked, {total:.2f}s")
         lines.append("")
     if combinations:
         lines.append(combinations_text(combinations))

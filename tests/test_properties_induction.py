@@ -14,12 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts_ref import CARDS, Rules
-from hearts_ref.cardset import bits_of
+from hearts_ref.cardset import BITS, POINT_CARDS, QUEEN, bits_of
 from hearts_ref.legality import legal_plays
 from hearts_ref.round import RoundState, trick_winner
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
-from properties import rules, states
-from properties.induction import Case, State, all_claims, consequence_claims, invariant_parts, step, step_claims
+from properties import states
+from properties.induction import (
+    Case, State, cases, consequence_claims, invariant_parts, lemma_claims, step, step_claims,
+)
 from properties.prove import Session, prove_inductive
 from properties.solving import PROVED, REFUTED, Prover, as_z3
 
@@ -48,7 +50,7 @@ def holds(formula) -> bool:
 
 
 @settings(max_examples=60)
-@given(state=states(rules=None), data=st.data())
+@given(state=states(), data=st.data())
 def test_every_reachable_state_satisfies_inv_and_the_model_steps_like_the_engine(state, data):
     model = model_of(state)
     parts = invariant_parts(model, state.rules)
@@ -85,13 +87,24 @@ def test_inductive_proof_seed001_refuted_on_the_first_trick_and_replayed():
     assert example.context.first_trick and example.replay is not None
 
 
-def test_inductive_legal_move_claims_flip_under_a_broken_rule():
-    """The claims "Inv ⇒ a legal play exists" run the legality they are given: drop FIRST-EXCEPTION and one fails."""
+def test_inductive_proof_flips_under_a_broken_rule():
+    """The inductive proof runs the legality it is given: drop FIRST-EXCEPTION and the first trick deadlocks."""
+    results = {r.invariant: r for r in prove_inductive(
+        Rules(), Session(timeout=60, legality=legality_without_first_exception, confirm=False))}
+    assert results["FIRST-TRICK-NO-DEADLOCK"].status == results["LEGAL-MOVE-EXISTS"].status == REFUTED
+    assert results["CARDS-CONSERVED"].status == PROVED
+    example = results["FIRST-TRICK-NO-DEADLOCK"].counterexample
+    assert example.context.first_trick and example.hand & ~POINT_CARDS == 0
+
+
+def test_a_legality_that_plays_cards_not_in_the_hand_breaks_the_lemmas():
+    """The step claims assume a legal play is a card of the hand; that lemma must be proved, and can fail."""
+    def not_in_hand(hand, ctx, rules, ops=BITS):
+        return legal_plays(hand, ctx, rules, ops) | QUEEN
+
     prover = Prover(timeout=60)
-    for legality, expected in [(legal_plays, {PROVED}), (legality_without_first_exception, {PROVED, REFUTED})]:
-        found = {prover.check(c.hypotheses, c.goal).status
-                 for c in consequence_claims(Rules(), legality) if c.kind == "exists" and c.case.first_trick}
-        assert found == expected
+    assert {prover.check(c.hypotheses, c.goal).status for c in lemma_claims(Rules(), legal_plays)} == {PROVED}
+    assert REFUTED in {prover.check(c.hypotheses, c.goal).status for c in lemma_claims(Rules(), not_in_hand)}
 
 
 def test_step_claims_are_not_vacuous():
@@ -105,10 +118,10 @@ def test_step_claims_are_not_vacuous():
         assert solver.check() == z3.sat, claim.label
 
 
-def test_inductive_claims_cover_lemmas_deal_steps_and_consequences():
-    kinds = {}
-    for claim in all_claims(Rules(), legal_plays):
-        kinds[claim.kind] = kinds.get(claim.kind, 0) + 1
-    assert set(kinds) == {"lemma", "initial", "step", "cover", "exists", "end"}
-    # 4 positions: 1 leading + 3 following × 4 suits, × first trick × broken; the last card × 4 winners.
-    assert kinds["exists"] == (1 + 3 * 4) * 4 and kinds["step"] == ((1 + 2 * 4) * 4 + 4 * 4 * 4) * 5
+def test_inductive_cases_cover_every_play():
+    """4 positions: 1 leading + 3 following × 4 suits, × first trick × broken; the last card × 4 winners."""
+    found = list(cases(Rules()))
+    assert len(found) == (1 + 2 * 4) * 4 + 4 * 4 * 4 and len(set(found)) == len(found)
+    assert {c.winner for c in found if c.position == 3} == {0, 1, 2, 3}
+    kinds = {claim.kind for claim in consequence_claims(Rules(), legal_plays)}
+    assert kinds == {"cover", "exists", "end"}
