@@ -263,6 +263,28 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     return results
 
 
+def run_rules(rules: Rules, *, deep: bool = False, timeout: float = 60.0, legality: Any = legal_plays,
+              confirm: bool = True, progress: Progress | None = None) -> list[ProofResult]:
+    """Return the result of every invariant under one set of ``rules`` (a house rule, say).
+
+    The same proofs as :func:`run_catalogue`, for rules that need not be a preset.
+    """
+    session = Session(timeout=timeout, legality=legality, confirm=confirm)
+    label = _label(rules)
+    todo = [i.id for i in INVARIANTS if "context" in i.methods]
+    total = len(todo) + (1 if deep else 0)
+    results: list[ProofResult] = []
+    for done, invariant_id in enumerate(todo, 1):
+        results.append(prove_context(invariant_id, rules, session, label=label))
+        if progress:
+            progress(done, total, f"{label} {invariant_id}: {results[-1].status}")
+    if deep:
+        results += prove_inductive(rules, session, label=label)
+        if progress:
+            progress(total, total, f"{label} inductive")
+    return results
+
+
 def _run_inductive(names: list[str], timeout: float, legality: Any, confirm: bool, progress: Progress | None,
                    done: int, total: int, jobs: int) -> list[ProofResult]:
     distinct: dict[Rules, list[str]] = {}

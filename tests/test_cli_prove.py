@@ -6,6 +6,8 @@ that is the expected outcome, so the run succeeds.
 
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -14,6 +16,7 @@ from hearts_ref.cli import main
 from hearts_ref.commands.prove import ProgressBar
 from properties.results import table
 from tests.test_cli import run
+from tests.test_variants import ROOT
 
 
 def test_prove_json_reports_every_invariant_with_a_replayed_counterexample():
@@ -73,3 +76,26 @@ def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise():
     assert terminal.getvalue().count("\r[") == 3 and "3/3" in terminal.getvalue() and terminal.getvalue().endswith("\n")
     assert log.getvalue().splitlines() == ["prove: 1/3 seed000 OPENING-LEAD: proved",
                                            "prove: 3/3 seed000 OPENING-LEAD: proved"]
+
+
+def test_prove_a_house_rule_is_refuted_with_a_counterexample_replayed():
+    """A designer's house rule: no first-trick exception with four players (FIRST-NO-POINTS) is unsound."""
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--set", "first_trick_points=forbidden"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr   # refuted, as the catalogue expects
+    assert "UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS" in result.stdout
+    assert "then seat 1 is to move and has no legal play" in result.stdout
+
+
+def test_prove_a_house_rule_with_three_players_is_sound():
+    """Seventeen cards cannot all be point cards: three players need no first-trick exception."""
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--set", "first_trick_points=forbidden",
+                             "--set", "players=3", "--set", "pass_cycle=left-right-none"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0 and "SOUND: every invariant proved." in result.stdout
+
+
+def test_invalid_prove_set_with_all_exits_2():
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--all", "--set", "jd_bonus=true"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and "--set changes one preset" in result.stderr
