@@ -225,6 +225,9 @@ def _inductive_refutation(session: Session, invariant_id: str, rules: Rules,
     return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached)
 
 
+_CONTEXT_INVARIANTS = sum(1 for i in INVARIANTS if "context" in i.methods)
+
+
 def _label(rules: Rules) -> str:
     for name in PRESETS:
         if Rules.preset(name) == rules:
@@ -251,15 +254,11 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
         if name not in PRESETS:
             raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
-    todo = [(i.id, name) for name in names for i in INVARIANTS if "context" in i.methods]
-    total = len(todo) + (len(names) if deep else 0)
-    results: list[ProofResult] = []
-    for done, (invariant_id, name) in enumerate(todo, 1):
-        results.append(prove_context(invariant_id, Rules.preset(name), session, label=name))
-        if progress:
-            progress(done, total, f"{name} {invariant_id}: {results[-1].status}")
+    contexts = _CONTEXT_INVARIANTS * len(names)
+    total = contexts + (len(names) if deep else 0)
+    results = _context_results([(name, Rules.preset(name)) for name in names], session, progress, total)
     if deep:
-        results += _run_inductive(names, timeout, legality, confirm, progress, len(todo), total, jobs)
+        results += _run_inductive(names, timeout, legality, confirm, progress, contexts, total, jobs)
     return results
 
 
@@ -271,17 +270,24 @@ def run_rules(rules: Rules, *, deep: bool = False, timeout: float = 60.0, legali
     """
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
     label = _label(rules)
-    todo = [i.id for i in INVARIANTS if "context" in i.methods]
-    total = len(todo) + (1 if deep else 0)
-    results: list[ProofResult] = []
-    for done, invariant_id in enumerate(todo, 1):
-        results.append(prove_context(invariant_id, rules, session, label=label))
-        if progress:
-            progress(done, total, f"{label} {invariant_id}: {results[-1].status}")
+    total = _CONTEXT_INVARIANTS + (1 if deep else 0)
+    results = _context_results([(label, rules)], session, progress, total)
     if deep:
         results += prove_inductive(rules, session, label=label)
         if progress:
             progress(total, total, f"{label} inductive")
+    return results
+
+
+def _context_results(targets: list[tuple[str, Rules]], session: Session, progress: Progress | None,
+                     total: int) -> list[ProofResult]:
+    """The per-context proof of every invariant, for each (label, rules) of ``targets``."""
+    todo = [(i.id, label, rules) for label, rules in targets for i in INVARIANTS if "context" in i.methods]
+    results: list[ProofResult] = []
+    for done, (invariant_id, label, rules) in enumerate(todo, 1):
+        results.append(prove_context(invariant_id, rules, session, label=label))
+        if progress:
+            progress(done, total, f"{label} {invariant_id}: {results[-1].status}")
     return results
 
 
