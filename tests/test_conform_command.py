@@ -142,8 +142,15 @@ def test_report_round_trips_through_json():
     assert again.to_dict() == report.to_dict()
 
 
-PLUGIN = ["-m", "pytest", "-p", "hearts_ref.pytest_plugin", "-p", "no:cacheprovider", "-q",
-          "--hearts-games", "2", "--hearts-shrink-time", "0"]
+def _installed_plugin() -> bool:
+    """Whether pytest finds the plugin by itself (an installed hearts-ref registers its entry point)."""
+    from importlib.metadata import entry_points
+    return any(ep.value == "hearts_ref.pytest_plugin" for ep in entry_points(group="pytest11"))
+
+
+# As a user runs it: the installed entry point loads the plugin; from a bare checkout, -p loads it.
+PLUGIN = ["-m", "pytest", *([] if _installed_plugin() else ["-p", "hearts_ref.pytest_plugin"]),
+          "-p", "no:cacheprovider", "-q", "--hearts-games", "2", "--hearts-shrink-time", "0"]
 
 
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
