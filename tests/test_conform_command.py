@@ -182,3 +182,20 @@ def test_conform_json_prints_the_report_itself(capsys):
     data = json.loads(capsys.readouterr().out)
     _validate(data)
     assert code == 0 and data["summary"]["counts"]["failed"] == 0 and data["cases"]
+
+
+@pytest.mark.parametrize("script, verdict", [("hang.py", "timeout"), ("crash.py", "crashed"),
+                                             ("garbage.py", "protocol-error")])
+def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdict, tmp_path, capsys):
+    """Every game is judged: the engine is restarted after each failure, and no process is left behind."""
+    report = tmp_path / "r.json"
+    command = f"{sys.executable} {ROOT / 'tests' / 'engines' / script}"
+    code = main(["conform", "--engine", command, "--games", "3", "--negative-games", "0", "--no-vectors",
+                 "--shrink-time", "0", "--timeout", "0.5", "--report", str(report)])
+    out = capsys.readouterr().out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert code == 1 and f"{verdict}:" in out and "verdict: FAIL" in out
+    games = [c for c in data["cases"] if c["kind"] == "differential"]
+    assert len(games) == 3 and all(c["status"] == "failed" and f"{verdict}:" in c["reason"] for c in games)
+    leftover = subprocess.run(["pgrep", "-f", f"tests/engines/{script}"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""

@@ -41,6 +41,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
     parser.add_argument("--replay", metavar="CASE", help="replay one case: a case JSON file or an 'hr1:' token")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json", help="merge the reports of shards")
+    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+                        help="seconds an engine program may take to answer one command (default 5)")
+    parser.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
+                        help="seconds an engine program may take to start and answer the handshake (default 10)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true",
                         help="print the JSON report (spec/report.schema.json) instead of the summary")
@@ -77,7 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     shard = parse_shard(args.shard)
-    engine = load_engine(args.engine)
+    if not args.timeout > 0 or not args.startup_timeout > 0:
+        print("hearts-ref conform: error: --timeout and --startup-timeout must be more than 0 seconds",
+              file=sys.stderr)
+        return 2
+    engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
     try:
         if args.replay:
             return _replay(engine, args)

@@ -118,6 +118,22 @@ class _Stop(Exception):
         self.reason = reason
 
 
+def _restart(engine: Engine) -> None:
+    """After an engine failed, start it afresh (an engine program can), so the next game goes on."""
+    restart = getattr(engine, "restart", None)
+    if callable(restart):
+        try:
+            restart()
+        except Exception:   # the next game reports the engine's state as its own deviation
+            pass
+
+
+def _failure(error: Exception) -> str:
+    """An engine's failure in words, led by its typed verdict (timeout, crashed, protocol-error …)."""
+    verdict = getattr(error, "verdict", None)
+    return f"{verdict}: {error}" if verdict else f"{type(error).__name__}: {error}"
+
+
 def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: Any, *args: Any) -> None:
     """Call an engine method with a legal move; a refusal or a crash is a deviation."""
     try:
@@ -128,7 +144,7 @@ def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: A
                               message=f"the engine refused a legal move: {error}")) from None
     except Exception as error:   # the engine itself failed: report it, do not crash the runner
         raise _Stop(Deviation("engine-error", rule_ids, step, where,
-                              message=f"{type(error).__name__}: {error}")) from None
+                              message=f"{_failure(error)}")) from None
 
 
 def _observe(engine: Engine, step: int, where: dict[str, Any]) -> Observation:
@@ -136,7 +152,7 @@ def _observe(engine: Engine, step: int, where: dict[str, Any]) -> Observation:
         return engine.observe()
     except Exception as error:
         raise _Stop(Deviation("engine-error", (), step, where,
-                              message=f"observe() failed: {type(error).__name__}: {error}")) from None
+                              message=f"observe() failed: {_failure(error)}")) from None
 
 
 def _taken(game: Game) -> tuple[int, ...]:
@@ -193,6 +209,8 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
                 game, step = _play_round(engine, rules, decider, game, state, step, number, negative, max_steps)
     except _Stop as stop:
         counts = negative.counts if negative is not None else {}
+        if stop.deviation is not None and stop.deviation.kind == "engine-error":
+            _restart(engine)
         if stop.deviation is None:
             return GameRun(decider.script, None, step, rounds, counts, stop.reason, decider.round_starts)
         return GameRun(decider.script, stop.deviation, stop.deviation.step, rounds, counts, "", decider.round_starts)
@@ -224,7 +242,7 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
             actual_legal = legal_plays()
         except Exception as error:
             raise _Stop(Deviation("engine-error", (), step + 1, _play_where(state, None, number),
-                                  message=f"legal_plays() failed: {type(error).__name__}: {error}")) from None
+                                  message=f"legal_plays() failed: {_failure(error)}")) from None
         if getattr(actual_legal, "mask", None) != state.legal:
             raise _Stop(_legal_deviation(state, actual_legal, step + 1, number))
         if not state.legal:   # an unsound variant: the seat to move has no legal play
@@ -261,7 +279,7 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
                     and not actual.game_over and actual.winners == ())
         except Exception as error:
             raise _Stop(Deviation("engine-error", (), step, _play_where(before, card, number),
-                                  message=f"observe() failed: {type(error).__name__}: {error}")) from None
+                                  message=f"observe() failed: {_failure(error)}")) from None
         if not same:
             expected = Observation("play", state.to_play, trick, state.context.hearts_broken, points, last,
                                    totals, False, ())
@@ -293,7 +311,11 @@ def _play_round_sent_together(engine: Any, rules: Rules, decider: Decider, game:
             final = game._replace(round=state).play(card)
             break
         state = state.play(card)
-    outcomes = engine.play_many(cards)
+    try:
+        outcomes = engine.play_many(cards)
+    except Exception as error:   # the engine failed (a timeout, a crash, nonsense): a deviation, not a crash
+        raise _Stop(Deviation("engine-error", (), step + 1, _play_where(befores[0], cards[0], number),
+                              message=f"while playing the round: {_failure(error)}")) from None
     for k, (before, card, outcome) in enumerate(zip(befores, cards, outcomes)):
         step += 1
         if isinstance(outcome, Exception):
@@ -336,7 +358,7 @@ def _play_failure(error: Exception, card: Card, before: RoundState, step: int, n
         named = (error.rule_id,) if error.rule_id and error.rule_id != rule else ()
         return Deviation("rejected-legal", (rule,) + named, step, where,
                          message=f"the engine refused the legal play {card}: {error}")
-    return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {type(error).__name__}: {error}")
+    return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {_failure(error)}")
 
 
 def _play_where(state: RoundState, card: Card | None, number: int) -> dict[str, Any]:

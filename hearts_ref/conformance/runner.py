@@ -213,11 +213,14 @@ def replay_case(engine: Engine, case: dict[str, Any]) -> tuple[Rules, GameRun]:
     return rules, run
 
 
-def load_engine(spec: str) -> Engine:
-    """Return the engine a ``--engine`` SPEC names (see :func:`hearts_ref.engines.load.load_engine`)."""
+def load_engine(spec: str, **options: Any) -> Engine:
+    """Return the engine a ``--engine`` SPEC names (see :func:`hearts_ref.engines.load.load_engine`).
+
+    ``options`` (``timeout``, ``startup_timeout``) apply to engine programs.
+    """
     from hearts_ref.engines.load import load_engine as load
 
-    return load(spec)
+    return load(spec, **options)
 
 
 def _close(engine: Engine) -> None:
