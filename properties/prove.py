@@ -103,16 +103,21 @@ def _refutation(session: Session, invariant_id: str, rules: Rules,
         example = _stuck_counterexample(session, invariant_id, claim, rules)
         if example is None:
             continue
-        replayed = _confirmed(session, rules, example) if session.confirm else example
-        if replayed is not None:
-            confirmed.append(replayed)
-        else:
-            unreached.append(Counterexample(example.invariant, example.where, example.sets, example.context,
-                                            example.hand, notes=(UNREACHED,)))
+        found, reached = _confirm_or_note(session, rules, example)
+        (confirmed if reached else unreached).append(found)
     return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached)
 
 
 UNREACHED = "no deal and plays reaching it were found (bounded search): this context may be unreachable"
+
+
+def _confirm_or_note(session: Session, rules: Rules, example: Counterexample) -> tuple[Counterexample, bool]:
+    """Return the counterexample replayed on the engine and True, or it noted as not reached and False."""
+    replayed = _confirmed(session, rules, example) if session.confirm else example
+    if replayed is not None:
+        return replayed, True
+    return Counterexample(example.invariant, example.where, example.sets, example.context, example.hand,
+                          notes=(UNREACHED,)), False
 
 
 def prove_context(invariant_id: str, rules: Rules, session: Session, *, label: str = "") -> ProofResult:
@@ -216,12 +221,8 @@ def _inductive_refutation(session: Session, invariant_id: str, rules: Rules,
         where = f"{claim.label} ({tricks} tricks done; the size, trick and opening parts of Inv hold)"
         example = from_model(invariant_id, where, tuple(shown), answer.model, context=case.context,
                              hand=state.hands[case.position])
-        replayed = _confirmed(session, rules, example) if session.confirm else example
-        if replayed is not None:
-            confirmed.append(replayed)
-        else:
-            unreached.append(Counterexample(example.invariant, example.where, example.sets, example.context,
-                                            example.hand, notes=(UNREACHED,)))
+        found, reached = _confirm_or_note(session, rules, example)
+        (confirmed if reached else unreached).append(found)
     return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached)
 
 
