@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 
 from hearts_ref import CARDS, PARAMETERS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.protocol import (
-    WireError, cards_from_wire, cards_to_wire, decode, encode, observation_from_wire,
+    WireError, cards_from_wire, cards_to_wire, encode, observation_from_wire,
 )
 from hearts_ref.serve import Server, serve
 from tests.engines.python_engines import ExplodesOnThirdPlay, FourPlayersOnly

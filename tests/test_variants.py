@@ -1,8 +1,6 @@
 """The variant registry, the presets and their validation (PLAYERS-COUNT, DECK-REMOVED, PASS-CYCLE, …)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest

@@ -17,10 +17,8 @@ FOLLOW-SUIT
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
-from pathlib import Path
 from typing import Any
 
 from sitegen.common import (ROOT, SPEC, escape_cell, first, not_yet, outside_fences, read_json, records, relative,

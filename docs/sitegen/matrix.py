@@ -15,7 +15,7 @@ from typing import Any
 
 from hearts_ref.errors import HeartsError
 from hearts_ref.variants import PARAMETERS, PRESETS, Rules
-from sitegen.common import DATA, escape_cell, not_yet, read_json
+from sitegen.common import DATA, not_yet, read_json
 from sitegen.rules_pages import spec_text
 
 __all__ = ["matrix_page", "installed_parameters", "engine_rows"]

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 

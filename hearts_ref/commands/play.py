@@ -42,7 +42,7 @@ def _round_text(result: RoundResult, rules: Rules) -> list[str]:
             lines.append(f"  seat {seat} passes {CardSet.from_mask(cards).glyphs()}")
     for number, trick in enumerate(result.tricks, 1):
         plays = ", ".join(f"{CARDS[c].glyph}" for c in trick.indices)
-        points = card_points(CardSet(trick.cards).mask, rules)
+        points = card_points(sum(1 << i for i in trick.indices), rules)
         note = f" ({points} point{'s' if points != 1 else ''})" if points else ""
         lines.append(f"  trick {number:>2}: seat {trick.leader} leads  {plays}  -> seat {trick.winner}{note}")
     score = result.score

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 
 from hearts_ref.cards import CARDS, Card
-from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of, highest, lowest
+from hearts_ref.cardset import POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of, highest, lowest
 from hearts_ref.deals import deal
 from hearts_ref.game import Game
 from hearts_ref.round import PASS_SIZE, RoundState

@@ -30,12 +30,15 @@ becomes an :class:`~hearts_ref.engine.EngineRejection` and pyspiel never sees it
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet, HEARTS, JACK_OF_DIAMONDS_BIT, QUEEN
+from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
+from hearts_ref.round import trick_winner
+from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 
 __all__ = ["OpenSpielEngine", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
@@ -138,7 +141,7 @@ class OpenSpielEngine:
         self._played: list[int] = []     # the play actions applied, in order
         self._legal: tuple[int, list[int]] = (-1, [])
         self._before_last: tuple[int, tuple[int, ...]] = (0, (0, 0, 0, 0))
-        self._jd_bonus = False
+        self._point_rules = Rules()
         try:
             import pyspiel
             self.version = getattr(pyspiel, "__version__", "pyspiel")
@@ -154,7 +157,8 @@ class OpenSpielEngine:
             raise EngineRejection(f"OpenSpiel's hearts cannot play these rules: {reason}")
         parameters = openspiel_parameters(rules) | self.overrides
         self.rules = rules
-        self._jd_bonus = parameters["jd_bonus"]
+        # the card points OpenSpiel counts: its own jd_bonus, which an override may change
+        self._point_rules = dataclasses.replace(rules, jd_bonus=parameters["jd_bonus"])
         self.game = _load_game(parameters)
         self.state = None
 
@@ -276,15 +280,9 @@ class OpenSpielEngine:
         the one rule the adapter applies itself; OpenSpiel's own winner shows in its scores).
         """
         leader, before = self._before_last
-        last = [CARD_OF_ACTION[a] for a in self._played[-4:]]
-        mask = 0
-        for index in last:
-            mask |= 1 << index
-        points = (mask & HEARTS).bit_count() + (13 if mask & QUEEN else 0)
-        if self._jd_bonus and mask & JACK_OF_DIAMONDS_BIT:
-            points -= 10
-        led = last[0] // 13
-        winner = (leader + last.index(max(i for i in last if i // 13 == led))) % 4
+        last = [1 << CARD_OF_ACTION[a] for a in self._played[-4:]]
+        points = card_points(sum(last), self._point_rules)
+        winner = trick_winner(last, (last[0].bit_length() - 1) // 13, leader, 4)
         return tuple(p + (points if seat == winner else 0) for seat, p in enumerate(before))
 
 

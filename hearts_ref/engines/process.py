@@ -121,16 +121,12 @@ class EngineProcess:
         input while the pipe is full raises :class:`EngineTimeout`.
         """
         view = memoryview(data)
-        deadline = None
+        deadline = time.monotonic() + timeout
         while view:
             try:
                 view = view[os.write(self._stdin_fd, view):]
             except BlockingIOError:
-                if deadline is None:
-                    deadline = time.monotonic() + timeout
-                remaining = deadline - time.monotonic()
-                if remaining > 0:
-                    self._writable.poll(math.ceil(remaining * 1000))
+                if _wait(self._writable, deadline):
                     continue
                 self.kill()
                 raise EngineTimeout(f"engine stopped reading its input: could not send {what} within "
@@ -148,7 +144,7 @@ class EngineProcess:
         """
         buffer = self._buffer
         end = buffer.find(b"\n")
-        deadline = None
+        deadline = time.monotonic() + timeout
         while end < 0:
             if len(buffer) > self.max_line:
                 break
@@ -157,11 +153,7 @@ class EngineProcess:
             try:
                 chunk = os.read(self._stdout, 1 << 16)     # non-blocking: the reply is often there already
             except BlockingIOError:
-                if deadline is None:
-                    deadline = time.monotonic() + timeout
-                remaining = deadline - time.monotonic()
-                if remaining > 0:
-                    self._poller.poll(math.ceil(remaining * 1000))
+                if _wait(self._poller, deadline):
                     continue
                 self.kill()
                 raise EngineTimeout(f"engine gave no reply to {what} within {timeout:g} s; killed it",
@@ -249,3 +241,12 @@ class EngineProcess:
     def stderr_bytes(self) -> int:
         """How many bytes the engine has written on stderr in all."""
         return self._stderr.total
+
+
+def _wait(poller: select.poll, deadline: float) -> bool:
+    """Wait on ``poller`` until it is ready or ``deadline`` passes; return False once it has passed."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return False
+    poller.poll(math.ceil(remaining * 1000))
+    return True

@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import HEARTS, QUEEN, SUIT_MASKS, CardSet, bits_of
+from hearts_ref.cardset import SUIT_MASKS, CardSet, bits_of
 from hearts_ref.round import RoundState, trick_winner
+from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 
 __all__ = ["CatalogueError", "fill_deal", "script_deal", "deal_before_passes", "find_line", "first_line", "random_line",
@@ -94,9 +95,12 @@ def script_deal(rules: Rules, opener: int, tricks: Sequence[str], *, voids: Mapp
                      voids={s: "".join(sorted(v)) for s, v in void_letters.items() if v})
 
 
+_NO_JACK = Rules()
+
+
 def raw_points(taken: int) -> int:
     """SCORE-POINTS without the jack of diamonds: 1 per heart, 13 for the Q♠."""
-    return (taken & HEARTS).bit_count() + (13 if taken & QUEEN else 0)
+    return card_points(taken, _NO_JACK)
 
 
 def find_line(state: RoundState, *, points: Sequence[int | None] | None = None, owners: Mapping[str, int] | None = None,
