@@ -57,8 +57,10 @@ class Parameter:
 
 
 PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("players", (3, 4, 5, 6), 4, ("PLAYERS-COUNT", "DECK-REMOVED"),
-              "000 and 001: four; 002 and 003: 3 to 6",
+    Parameter("players", (3, 4, 5, 6), 4, ("PLAYERS-COUNT", "DECK-REMOVED", "DEAL-HANDS", "LEAD-OPEN",
+                                         "PASS-CYCLE", "SCORE-MOON"),
+              "000, 001, 004: four; 002: 3 or 5 with cards removed; 003: 3 to 6 (not modelled); "
+              "6 with cards removed: hearts-ref",
               "Number of players; with 3, 5 or 6 the cards in DECK-REMOVED leave the deck."),
     Parameter("pass_cards", bool, True, ("PASS-CYCLE",), "all sources pass; OpenSpiel `pass_cards`",
               "Whether three cards are passed before each round (except the no-pass rounds)."),
@@ -68,7 +70,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("first_trick_points", ("exception", "forbidden", "allowed"), "exception",
               ("FIRST-NO-POINTS", "FIRST-EXCEPTION"),
               "000, 004: forbidden unless only point cards; 001, 003: forbidden (no exception); "
-              "OpenSpiel `no_pts_on_first_trick`",
+              "002: any card when void (no first-trick rule); OpenSpiel `no_pts_on_first_trick`",
               "Whether point cards may be played on the first trick."),
     Parameter("can_lead_any_club", bool, False, ("LEAD-OPEN",), "OpenSpiel `can_lead_any_club`",
               "The holder of the lowest club may open with any club."),
@@ -78,7 +80,9 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("qs_breaks_hearts", bool, False, ("BREAK-QUEEN",),
               "000: does not (variant table: may); OpenSpiel `qs_breaks_hearts` (default true)",
               "Whether playing the queen of spades breaks hearts."),
-    Parameter("must_break_hearts", bool, True, ("LEAD-HEARTS",), "all sources; OpenSpiel `must_break_hearts`",
+    Parameter("must_break_hearts", bool, True, ("LEAD-HEARTS", "FOLLOW-VOID"),
+              "000, 001, 002, 004 (003's literal text frees the lead and restricts discards: hearts_restriction); "
+              "OpenSpiel `must_break_hearts`",
               "Whether hearts must be broken before they may be led."),
     Parameter("hearts_restriction", ("lead", "discard"), "lead", ("LEAD-HEARTS", "FOLLOW-VOID"),
               "000, 001, 002, 004: no heart led until broken; 003 literal: no heart discarded until led",
@@ -93,11 +97,11 @@ PARAMETERS: tuple[Parameter, ...] = (
               "The jack of diamonds scores -10 to the player who takes it."),
     Parameter("avoid_all_tricks_bonus", bool, False, ("SCORE-NO-TRICKS",), "OpenSpiel `avoid_all_tricks_bonus`",
               "A player who takes no trick scores -5 (not in a round with a moon)."),
-    Parameter("end_threshold", int, 100, ("END-THRESHOLD",), "000, 001, 002, 004: 100; 000 table: 50; 003: may be agreed",
+    Parameter("end_threshold", int, 100, ("END-THRESHOLD",), "all five: 100; 000 table: 50; 003: may be agreed",
               "The total that ends the game.", minimum=1),
     Parameter("end_comparison", (">=", ">"), ">=", ("END-THRESHOLD",), "000, 002, 003, 004: reaches; 001: more than",
               "Whether a total equal to the threshold ends the game."),
-    Parameter("max_rounds", int, 0, ("END-THRESHOLD",), "OpenSpiel plays one round",
+    Parameter("max_rounds", int, 0, ("END-THRESHOLD", "WIN-TIE"), "OpenSpiel plays one round",
               "Stop after this many rounds (0: no limit).", minimum=0),
     Parameter("ties", ("shared", "play-on"), "shared", ("WIN-TIE",), "000, 001: shared; 000 table: play on",
               "Players tied for the lowest total share the win, or rounds go on until one alone is lowest."),
@@ -115,7 +119,7 @@ DEFAULT_PRESET = "seed000"
 PRESETS: dict[str, dict[str, Any]] = {
     "seed000": {},
     "seed001": {"first_trick_points": "forbidden", "end_comparison": ">"},
-    "seed002": {},
+    "seed002": {"first_trick_points": "allowed"},
     "seed003": {"pass_cycle": "left-right-none", "first_trick_points": "forbidden",
                 "hearts_broken_by": "lead", "hearts_restriction": "discard"},
     "seed004": {"hearts_broken_by": "any-heart"},
