@@ -171,8 +171,8 @@ class ReferenceEngine:
     def pass_cards(self, seat: int, cards: CardSet) -> None:
         try:
             self.game = self._game().choose_pass(seat, cards)
-        except IllegalPlayError as error:
-            raise EngineRejection(str(error), error.rule_id) from None
+        except HeartsError as error:   # an illegal pass, or no round in play
+            raise EngineRejection(str(error), getattr(error, "rule_id", None)) from None
 
     def legal_plays(self) -> CardSet:
         game = self._game()

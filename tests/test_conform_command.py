@@ -199,3 +199,49 @@ def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdi
     assert len(games) == 3 and all(c["status"] == "failed" and f"{verdict}:" in c["reason"] for c in games)
     leftover = subprocess.run(["pgrep", "-f", f"tests/engines/{script}"], capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
+
+
+def test_a_case_of_a_json_report_replays_and_a_whole_report_is_refused(tmp_path, capsys):
+    report = run_conformance(QueenBreaksHearts, Rules(), games=6, seed=2, shrink_budget=1, vectors=False,
+                             spec=BUGGY)
+    data = json.loads(report.dumps())
+    finding = next(c for c in data["cases"] if "reproduction" in c)
+    (tmp_path / "finding.json").write_text(json.dumps(finding), encoding="utf-8")
+    assert main(["conform", "--engine", BUGGY, "--replay", str(tmp_path / "finding.json")]) == 1
+    assert "BREAK-QUEEN" in capsys.readouterr().out
+    (tmp_path / "report.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["conform", "--engine", BUGGY, "--replay", str(tmp_path / "report.json")]) == 2
+    err = capsys.readouterr().err
+    assert "whole report" in err and finding["id"] in err and "Traceback" not in err
+
+
+def test_invalid_replay_files_and_limits_exit_2_with_one_line(tmp_path, capsys):
+    (tmp_path / "latin1.json").write_bytes("{\"format\": \"æ\"}".encode("latin-1"))
+    cases = [(["--replay", str(tmp_path)], "is a folder"),
+             (["--replay", str(tmp_path / "missing.json")], "no such file"),
+             (["--replay", str(tmp_path / "latin1.json")], "not UTF-8"),
+             (["--time-limit", "-1"], "--time-limit"),
+             (["--time-limit", "0"], "--time-limit"),
+             (["--shrink-time", "-1"], "--shrink-time")]
+    for argv, message in cases:
+        assert main(["conform", "--engine", REFERENCE, *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_merge_refuses_a_campaign_with_a_missing_shard(tmp_path, capsys):
+    path = tmp_path / "s1.json"
+    assert main(["conform", "--engine", REFERENCE, "--games", "2", "--shard", "1/3", "--no-vectors",
+                 "--report", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["conform", "--merge", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "shard 2/3, 3/3 missing" in err and "Traceback" not in err
+
+
+def test_games_stopped_by_a_deadlock_are_counted_in_the_summary(capsys):
+    assert main(["conform", "--engine", REFERENCE, "--preset", "seed003", "--games", "12", "--no-vectors"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "stopped where the rules deadlock" in line)
+    stopped = int(line.split()[0])
+    assert 0 < stopped <= 15 and "has no legal play" in line

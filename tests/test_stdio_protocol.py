@@ -291,3 +291,13 @@ def test_hearts_ref_serve_with_a_bad_engine_spec_exits_2_with_one_line(spec, mes
     assert result.returncode == 2
     err = result.stderr.decode()
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_invalid_pass_before_any_round_is_an_illegal_command_not_an_internal_error():
+    from hearts_ref.cardset import CardSet
+    from hearts_ref.engine import EngineRejection, ReferenceEngine
+    from hearts_ref.variants import Rules
+    engine = ReferenceEngine()
+    engine.new_game(Rules())
+    with pytest.raises(EngineRejection, match="DEAL-HANDS: no round in play"):
+        engine.pass_cards(0, CardSet.parse("2C 3C 4C"))

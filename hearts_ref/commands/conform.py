@@ -12,7 +12,6 @@ Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed devi
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import Any
@@ -73,10 +72,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.engine:
         print("hearts-ref conform: error: --engine SPEC is required (or --merge FILE...)", file=sys.stderr)
         return 2
-    for name in ("games", "negative_games"):
-        if getattr(args, name) is not None and getattr(args, name) < 0:
+    for name in ("games", "negative_games", "shrink_time"):
+        if getattr(args, name) is not None and not getattr(args, name) >= 0:
             print(f"hearts-ref conform: error: --{name.replace('_', '-')} must be >= 0", file=sys.stderr)
             return 2
+    if args.time_limit is not None and not args.time_limit > 0:
+        print("hearts-ref conform: error: --time-limit must be more than 0 seconds", file=sys.stderr)
+        return 2
     from hearts_ref.conformance.runner import load_engine, run_conformance
 
     rules = rules_from_args(args)
@@ -122,13 +124,21 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     from hearts_ref.conformance.script import decode_case
     from hearts_ref.conformance.shrink import transcript
 
-    text = args.replay
-    if not text.startswith("hr1:") and os.path.exists(text):
-        with open(text, encoding="utf-8") as handle:
-            text = handle.read()
-    case = decode_case(text)
-    if isinstance(case.get("reproduction"), dict):   # a case of a JSON report: its reproduction's case
-        case = case["reproduction"]["case"]
+    text, where = args.replay, "--replay"
+    if not text.startswith("hr1:"):   # a file: a case written by the runner, or one case of a JSON report
+        where = text
+        try:
+            with open(text, encoding="utf-8") as handle:
+                text = handle.read()
+        except FileNotFoundError:
+            raise RecordError("no such file (give a case file or an 'hr1:' token)", where=where) from None
+        except IsADirectoryError:
+            raise RecordError("is a folder, not a case file", where=where) from None
+        except UnicodeDecodeError:
+            raise RecordError("not UTF-8 text", where=where) from None
+        except OSError as error:
+            raise RecordError(f"cannot read ({error.strerror})", where=where) from None
+    case = decode_case(text, where)
     rules, game = replay_case(engine, case)
     deviation = game.deviation
     if deviation is None:
@@ -136,7 +146,9 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
         return 0
     for number, played in enumerate(transcript(rules, case["script"], negative=case.get("mode") == "negative",
                                                steps=deviation.step), 1):
-        print(f"round {number}, pass {played['direction']}")
+        cycle = rules.pass_direction(number)
+        print(f"round {number}, pass {played['direction']}" + ("" if played["direction"] == cycle else
+              f" (the runner's choice, to keep the game small; PASS-CYCLE would pass {cycle})"))
         for seat, hand in enumerate(played["hands"]):
             passed = played["passes"].get(str(seat))
             print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))

@@ -174,6 +174,14 @@ def merge_reports(reports: list[Report]) -> Report:
         merged.seconds = max(merged.seconds, report.seconds)
         merged.rounds += report.rounds
     merged.shards.sort()
+    splits = sorted({n for _, n in merged.shards})
+    if len(splits) != 1:
+        raise RecordError(f"cannot merge shards of different splits ({' and '.join(f'K/{n}' for n in splits)})",
+                          where="--merge")
+    missing = [f"{k}/{splits[0]}" for k in range(1, splits[0] + 1) if (k, splits[0]) not in {tuple(s) for s in merged.shards}]
+    if missing:
+        raise RecordError(f"shard {', '.join(missing)} missing: the merged campaign would be incomplete",
+                          where="--merge")
     return merged
 
 
@@ -217,6 +225,12 @@ def console_summary(report: Report) -> str:
     for step, state in report.steps.items():
         if state.get("status") == "skipped":
             lines.append(f"  {step}: skipped ({state.get('reason')})")
+    stopped = [c for c in report.cases if str(c.details.get("stopped", "")).startswith("the rules deadlock")]
+    if stopped:
+        games = sum(1 for c in report.cases if c.kind in ("differential", "negative"))
+        lines.append(f"  {len(stopped)} of {games} games stopped where the rules deadlock (no legal play; "
+                     f"FIRST-NO-POINTS): counted as passed up to that point, e.g. {stopped[0].id}: "
+                     f"{stopped[0].details['stopped']}")
     if report.coverage:
         reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
         lines.append(f"  situations played through: {reached}")

@@ -173,22 +173,35 @@ def encode_case(case: dict[str, Any]) -> str:
     return _TOKEN_PREFIX + base64.urlsafe_b64encode(zlib.compress(text, 9)).decode("ascii").rstrip("=")
 
 
-def decode_case(text: str) -> dict[str, Any]:
-    """Return the case of a ``--replay`` token or of a case file's JSON text; RecordError says why not."""
+def decode_case(text: str, where: str = "--replay") -> dict[str, Any]:
+    """Return the case of a ``--replay`` token or of a case's JSON text; RecordError says why not.
+
+    The JSON may be the case itself, or one case of a JSON report (its shrunk reproduction's
+    case is replayed). ``where`` names the token or file in the error messages.
+    """
     text = text.strip()
     if text.startswith(_TOKEN_PREFIX):
         raw = text[len(_TOKEN_PREFIX):]
         try:
             data = json.loads(zlib.decompress(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))))
         except (ValueError, zlib.error) as error:
-            raise RecordError(f"not a replay token ({error})", where="--replay") from None
+            raise RecordError(f"not a replay token ({error})", where=where) from None
     else:
         try:
             data = json.loads(text)
         except ValueError as error:
-            raise RecordError(f"not JSON ({error})", where="--replay") from None
+            raise RecordError(f"not JSON ({error})", where=where) from None
+    if isinstance(data, dict):
+        found = data.get("reproduction")
+        if isinstance(found, dict) and isinstance(found.get("case"), dict):   # one case of a JSON report
+            data = found["case"]
+        elif isinstance(data.get("cases"), list):   # a whole report
+            findings = [c.get("id") for c in data["cases"] if isinstance(c, dict) and "reproduction" in c]
+            raise RecordError("this is a whole report; give one of its cases or its 'hr1:' token ("
+                              + (f"its findings: {', '.join(map(str, findings[:5]))}" if findings
+                                 else "it holds no shrunk finding") + ")", where=where)
     if not isinstance(data, dict) or data.get("format") != CASE_FORMAT:
-        raise RecordError(f"expected a {CASE_FORMAT!r} object", where="--replay")
+        raise RecordError(f"expected a {CASE_FORMAT!r} object, or one case of a JSON report", where=where)
     if not isinstance(data.get("script"), list) or not all(isinstance(v, int) for v in data["script"]):
-        raise RecordError("'script' must be a list of whole numbers", where="--replay")
+        raise RecordError("'script' must be a list of whole numbers", where=where)
     return data
