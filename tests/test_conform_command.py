@@ -91,7 +91,7 @@ def test_conform_finds_a_bug_and_its_replay_command_reproduces_it(tmp_path, caps
                  "--report", str(report), "--junit", str(junit)])
     out = capsys.readouterr().out
     assert code == 1 and "BREAK-QUEEN" in out and "verdict: FAIL" in out
-    command = next(line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: " in line)
+    command = next(line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: hearts-ref conform" in line)
     words = command.split()
     assert words[:4] == ["hearts-ref", "conform", "--engine", BUGGY]
     assert main(words[1:]) == 1
@@ -242,6 +242,13 @@ def test_merge_refuses_a_campaign_with_a_missing_shard(tmp_path, capsys):
 def test_games_stopped_by_a_deadlock_are_counted_in_the_summary(capsys):
     assert main(["conform", "--engine", REFERENCE, "--preset", "seed003", "--games", "12", "--no-vectors"]) == 0
     out = capsys.readouterr().out
-    line = next(line for line in out.splitlines() if "stopped where the rules deadlock" in line)
+    line = next(line for line in out.splitlines() if "games stopped early" in line)
     stopped = int(line.split()[0])
-    assert 0 < stopped <= 15 and "has no legal play" in line
+    assert 0 < stopped <= 15 and f"the rules deadlock: {stopped}" in line and "has no legal play" in line
+
+
+def test_a_failed_vector_names_the_command_that_runs_it_alone(capsys):
+    assert main(["conform", "--engine", BUGGY, "--games", "0", "--negative-games", "0"]) == 1
+    out = capsys.readouterr().out
+    replays = [line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: hearts-ref vectors run" in line]
+    assert replays and all(f"--engine {BUGGY} --case " in command for command in replays)

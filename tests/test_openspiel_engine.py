@@ -134,5 +134,6 @@ def test_openspiel_under_the_default_preset_is_skipped_with_the_reason():
     report = run_differential(OpenSpielEngine, Rules(), 3, 0)
     assert [c.status for c in report.cases] == ["skipped"] * 3
     assert "hearts_broken_by='discard'" in report.cases[0].reason
+    assert report.judged_nothing() and report.exit_code() == 2   # not a PASS: nothing was checked
     report = run_differential(OpenSpielEngine, Rules.preset("openspiel", max_rounds=0), 2, 0)
-    assert "max_rounds=1" in report.cases[0].reason and report.exit_code() == 0
+    assert "max_rounds=1" in report.cases[0].reason and report.exit_code() == 2

@@ -154,7 +154,8 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
             print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))
         if played["plays"]:
             print("  plays: " + " ".join(played["plays"]))
-    print(f"deviation at step {deviation.step} ({deviation.where}): {', '.join(deviation.rule_ids) or deviation.kind}")
+    where = ", ".join(f"{key} {value}" for key, value in deviation.where.items())
+    print(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}")
     print(f"  {deviation.message}")
     return 1
 

@@ -22,12 +22,15 @@ judging :class:`~hearts_ref.engine.ReferenceEngine`, whose observations come fro
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
 from hearts_ref.game import Game
 from hearts_ref.round import RoundState
 from hearts_ref.scoring import card_points
@@ -46,7 +49,8 @@ class Deviation:
     """The first difference between an engine and the reference in one game.
 
     ``kind``: "observation", "legal-set", "rejected-legal" (the engine refused a legal
-    move), "accepted-illegal" and "state-changed" (negative checks), "engine-error".
+    move), "accepted-illegal", "wrong-rule" (an illegal move refused citing another rule than the
+    reference's) and "state-changed" (negative checks), "engine-error".
     """
 
     kind: str
@@ -87,6 +91,7 @@ class GameRun:
     stopped: str = ""   # why the game ended before its end without a deviation ("step limit", a deadlock)
     round_starts: list[int] = field(default_factory=list)   # where each round's choices begin in the script
     game: Game | None = None   # the reference's finished game, when the game was played to its end
+    unsupported: bool = False   # stopped because the engine declined (an ``unsupported`` reply)
 
 
 class Decider(Protocol):
@@ -113,25 +118,10 @@ def expected_observation(game: Game, state: RoundState | None = None) -> Observa
 class _Stop(Exception):
     """Ends a game early: at a deviation, or (``deviation=None``) for the reason given."""
 
-    def __init__(self, deviation: Deviation | None, reason: str = ""):
+    def __init__(self, deviation: Deviation | None, reason: str = "", *, unsupported: bool = False):
         self.deviation = deviation
         self.reason = reason
-
-
-def _restart(engine: Engine) -> None:
-    """After an engine failed, start it afresh (an engine program can), so the next game goes on."""
-    restart = getattr(engine, "restart", None)
-    if callable(restart):
-        try:
-            restart()
-        except Exception:   # the next game reports the engine's state as its own deviation
-            pass
-
-
-def _failure(error: Exception) -> str:
-    """An engine's failure in words, led by its typed verdict (timeout, crashed, protocol-error …)."""
-    verdict = getattr(error, "verdict", None)
-    return f"{verdict}: {error}" if verdict else f"{type(error).__name__}: {error}"
+        self.unsupported = unsupported
 
 
 def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: Any, *args: Any) -> None:
@@ -142,17 +132,19 @@ def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: A
         named = (error.rule_id,) if error.rule_id and error.rule_id not in rule_ids else ()
         raise _Stop(Deviation("rejected-legal", rule_ids + named, step, where,
                               message=f"the engine refused a legal move: {error}")) from None
-    except Exception as error:   # the engine itself failed: report it, do not crash the runner
+    except EngineUnsupported as error:   # the engine declines these rules: the game is skipped, not failed
+        raise _Stop(None, f"the engine declined: {error}", unsupported=True) from None
+    except ENGINE_ERRORS as error:   # the engine itself failed: report it, do not crash the runner
         raise _Stop(Deviation("engine-error", rule_ids, step, where,
-                              message=f"{_failure(error)}")) from None
+                              message=f"{failure_text(error)}")) from None
 
 
 def _observe(engine: Engine, step: int, where: dict[str, Any]) -> Observation:
     try:
         return engine.observe()
-    except Exception as error:
+    except ENGINE_ERRORS as error:
         raise _Stop(Deviation("engine-error", (), step, where,
-                              message=f"observe() failed: {_failure(error)}")) from None
+                              message=f"observe() failed: {failure_text(error)}")) from None
 
 
 def _taken(game: Game) -> tuple[int, ...]:
@@ -164,13 +156,16 @@ def _taken(game: Game) -> tuple[int, ...]:
 
 
 def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None,
-             max_steps: int | None = None) -> GameRun:
+             max_steps: int | None = None, max_rounds: int | None = None,
+             deadline: float | None = None, clock: Callable[[], float] = time.monotonic) -> GameRun:
     """Play one game on the reference and ``engine`` with ``decider``'s choices; return what happened.
 
     The decider chooses each round's pass direction too (PASS-CYCLE's, or any, for an
     engine that plays one round). ``negative``: a
     :class:`~hearts_ref.conformance.negative.NegativeChecks` that offers illegal moves first.
-    ``max_steps``: stop (without a deviation) after this many steps.
+    ``max_steps``: stop (without a deviation) after this many steps; ``max_rounds`` and
+    ``deadline`` (a ``clock()`` time): stop before dealing a round past them, so that a game
+    under a huge ``end_threshold`` cannot run for ever.
     """
     step = 0
     rounds = 0
@@ -180,6 +175,10 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
         game = Game.new(rules)
         while not game.over:
             number = len(game.results) + 1
+            if max_rounds is not None and number > max_rounds:
+                raise _Stop(None, f"round limit: stopped after {max_rounds} rounds")
+            if deadline is not None and clock() > deadline:
+                raise _Stop(None, f"time limit: stopped after {number - 1} rounds")
             rounds = number
             decider.round_starts.append(len(decider.script))
             hands = decider.deal(rules, number)
@@ -210,9 +209,10 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
     except _Stop as stop:
         counts = negative.counts if negative is not None else {}
         if stop.deviation is not None and stop.deviation.kind == "engine-error":
-            _restart(engine)
+            restart_engine(engine)
         if stop.deviation is None:
-            return GameRun(decider.script, None, step, rounds, counts, stop.reason, decider.round_starts)
+            return GameRun(decider.script, None, step, rounds, counts, stop.reason, decider.round_starts,
+                           unsupported=stop.unsupported)
         return GameRun(decider.script, stop.deviation, stop.deviation.step, rounds, counts, "", decider.round_starts)
     return GameRun(decider.script, None, step, rounds, negative.counts if negative is not None else {}, "",
                    decider.round_starts, game)
@@ -240,9 +240,9 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
             raise _Stop(None, "step limit")
         try:
             actual_legal = legal_plays()
-        except Exception as error:
+        except ENGINE_ERRORS as error:
             raise _Stop(Deviation("engine-error", (), step + 1, _play_where(state, None, number),
-                                  message=f"legal_plays() failed: {_failure(error)}")) from None
+                                  message=f"legal_plays() failed: {failure_text(error)}")) from None
         if getattr(actual_legal, "mask", None) != state.legal:
             raise _Stop(_legal_deviation(state, actual_legal, step + 1, number))
         if not state.legal:   # an unsound variant: the seat to move has no legal play
@@ -265,7 +265,7 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
         state = state.play(card)
         try:
             play(card)
-        except Exception as error:
+        except ENGINE_ERRORS as error:
             raise _Stop(_play_failure(error, card, before, step, number)) from None
         if state.taken is not taken:
             taken = state.taken
@@ -277,9 +277,9 @@ def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, stat
                     and actual.hearts_broken == state.context.hearts_broken and actual.points_taken == points
                     and actual.phase == "play" and actual.round_scores == last and actual.totals == totals
                     and not actual.game_over and actual.winners == ())
-        except Exception as error:
+        except ENGINE_ERRORS as error:
             raise _Stop(Deviation("engine-error", (), step, _play_where(before, card, number),
-                                  message=f"observe() failed: {_failure(error)}")) from None
+                                  message=f"observe() failed: {failure_text(error)}")) from None
         if not same:
             expected = Observation("play", state.to_play, trick, state.context.hearts_broken, points, last,
                                    totals, False, ())
@@ -313,9 +313,9 @@ def _play_round_sent_together(engine: Any, rules: Rules, decider: Decider, game:
         state = state.play(card)
     try:
         outcomes = engine.play_many(cards)
-    except Exception as error:   # the engine failed (a timeout, a crash, nonsense): a deviation, not a crash
+    except ENGINE_ERRORS as error:   # the engine failed (a timeout, a crash, nonsense): a deviation, not a crash
         raise _Stop(Deviation("engine-error", (), step + 1, _play_where(befores[0], cards[0], number),
-                              message=f"while playing the round: {_failure(error)}")) from None
+                              message=f"while playing the round: {failure_text(error)}")) from None
     for k, (before, card, outcome) in enumerate(zip(befores, cards, outcomes)):
         step += 1
         if isinstance(outcome, Exception):
@@ -346,7 +346,7 @@ def _points(taken: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
 def _call_play(engine: Engine, card: Card, before: RoundState, step: int, number: int) -> None:
     try:
         engine.play(card)
-    except Exception as error:
+    except ENGINE_ERRORS as error:
         raise _Stop(_play_failure(error, card, before, step, number)) from None
 
 
@@ -358,7 +358,7 @@ def _play_failure(error: Exception, card: Card, before: RoundState, step: int, n
         named = (error.rule_id,) if error.rule_id and error.rule_id != rule else ()
         return Deviation("rejected-legal", (rule,) + named, step, where,
                          message=f"the engine refused the legal play {card}: {error}")
-    return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {_failure(error)}")
+    return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {failure_text(error)}")
 
 
 def _play_where(state: RoundState, card: Card | None, number: int) -> dict[str, Any]:

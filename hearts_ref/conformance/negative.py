@@ -20,8 +20,10 @@ from typing import Any
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.engine import Engine, EngineRejection, Observation
+from hearts_ref.engines.failures import ENGINE_ERRORS, failure_text
 from hearts_ref.legality import rejecting_rule
 from hearts_ref.round import RoundState
+from hearts_ref.vectors.attribution import named_rule
 from hearts_ref.conformance.differential import Deviation, _Stop
 from hearts_ref.conformance.diagnose import Difference, observation_differences
 from hearts_ref.conformance.script import nth_card
@@ -85,13 +87,17 @@ class NegativeChecks:
         tally = self.counts.setdefault(rule, [0, 0])
         try:
             move()
-        except EngineRejection:
-            pass
-        except Exception as error:
+        except EngineRejection as error:   # right, unless it cites another rule than the reference does
+            cited = named_rule(error)
+            if cited and cited[0] != rule:
+                tally[1] += 1
+                raise _Stop(Deviation("wrong-rule", (rule,) + cited, step, where,
+                                      message=f"the engine refused the illegal move citing {cited[0]}, but the "
+                                              f"rule that forbids it is {rule}: {error}")) from None
+        except ENGINE_ERRORS as error:
             tally[1] += 1
             raise _Stop(Deviation("engine-error", (rule,), step, where,
-                                  message=f"an illegal move made the engine fail: {type(error).__name__}: "
-                                          f"{error}")) from None
+                                  message=f"an illegal move made the engine fail: {failure_text(error)}")) from None
         else:
             tally[1] += 1
             raise _Stop(Deviation("accepted-illegal", (rule,), step, where,
@@ -99,11 +105,10 @@ class NegativeChecks:
         try:
             after = engine.observe()
             after_legal = engine.legal_plays() if where["action"] == "illegal-play" else None
-        except Exception as error:
+        except ENGINE_ERRORS as error:
             tally[1] += 1
             raise _Stop(Deviation("engine-error", (rule,), step, where,
-                                  message=f"after refusing an illegal move the engine failed: "
-                                          f"{type(error).__name__}: {error}")) from None
+                                  message=f"after refusing an illegal move the engine failed: {failure_text(error)}")) from None
         differences = observation_differences(expected, after)
         if after_legal is not None and getattr(after_legal, "mask", None) != legal:
             differences.append(Difference("legal", str(CardSet.from_mask(legal)), str(after_legal)))

@@ -279,12 +279,14 @@ class PolicyDecider:
     """Makes every decision of a game with a policy, and records it as a script (:mod:`.script`).
 
     The pass direction follows PASS-CYCLE, or with ``any_direction`` (for an engine that
-    plays one round) the policy draws it.
+    plays one round) the policy draws it; with ``passing=False`` (an engine without passing)
+    every round is dealt with direction "none".
     """
 
-    def __init__(self, policy: Policy, *, any_direction: bool = False):
+    def __init__(self, policy: Policy, *, any_direction: bool = False, passing: bool = True):
         self.policy = policy
         self.any_direction = any_direction
+        self.passing = passing
         self.script: list[int] = []
         self.round_starts: list[int] = []
 
@@ -295,7 +297,12 @@ class PolicyDecider:
 
     def direction(self, rules: Rules, number: int) -> str:
         options = direction_options(rules)
-        chosen = self.policy.direction(rules, options) if self.any_direction else rules.pass_direction(number)
+        if not self.passing:
+            chosen = "none"
+        elif self.any_direction:
+            chosen = self.policy.direction(rules, options)
+        else:
+            chosen = rules.pass_direction(number)
         if len(options) > 1:
             self.script.append(options.index(chosen))
         return chosen

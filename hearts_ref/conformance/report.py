@@ -100,9 +100,15 @@ class Report:
         return {"counts": counts, "total": len(self.cases), "rules": rule_table(self),
                 "unobserved_known_deviations": unobserved, "rounds": self.rounds}
 
+    def judged_nothing(self) -> bool:
+        """Whether every case was skipped: the engine could not be judged under these rules at all."""
+        return bool(self.cases) and all(case.status == "skipped" for case in self.cases)
+
     def exit_code(self) -> int:
-        """0 when no case failed unexpectedly, 1 otherwise."""
-        return 1 if any(case.status == "failed" for case in self.cases) else 0
+        """0 when no case failed unexpectedly, 1 otherwise; 2 when every case was skipped."""
+        if any(case.status == "failed" for case in self.cases):
+            return 1
+        return 2 if self.judged_nothing() else 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "engine": self.engine, "rules": self.rules,
@@ -225,12 +231,18 @@ def console_summary(report: Report) -> str:
     for step, state in report.steps.items():
         if state.get("status") == "skipped":
             lines.append(f"  {step}: skipped ({state.get('reason')})")
-    stopped = [c for c in report.cases if str(c.details.get("stopped", "")).startswith("the rules deadlock")]
-    if stopped:
+        elif state.get("note"):
+            lines.append(f"  {step}: {state['note']}")
+    stopped = [c for c in report.cases if c.details.get("stopped")]
+    if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
         games = sum(1 for c in report.cases if c.kind in ("differential", "negative"))
-        lines.append(f"  {len(stopped)} of {games} games stopped where the rules deadlock (no legal play; "
-                     f"FIRST-NO-POINTS): counted as passed up to that point, e.g. {stopped[0].id}: "
-                     f"{stopped[0].details['stopped']}")
+        why: dict[str, int] = {}
+        for case in stopped:
+            reason = str(case.details["stopped"]).split(":")[0]
+            why[reason] = why.get(reason, 0) + 1
+        lines.append(f"  {len(stopped)} of {games} games stopped early, judged up to there ("
+                     + ", ".join(f"{reason}: {count}" for reason, count in why.items())
+                     + f"); e.g. {stopped[0].id}: {stopped[0].details['stopped']}")
     if report.coverage:
         reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
         lines.append(f"  situations played through: {reached}")
@@ -244,7 +256,10 @@ def console_summary(report: Report) -> str:
     data_failures = [c for c in report.cases if c.status == "failed" and c.kind in ("vector", "perft")]
     if data_failures:
         lines += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
-        lines += [f"  - {c.id}: {c.reason}" for c in data_failures[:10]]
+        for case in data_failures[:10]:
+            lines.append(f"  - {case.id}: {case.reason}")
+            if case.details.get("replay"):
+                lines.append(f"    replay: {case.details['replay']}")
     findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
     if findings:
         lines += ["", "  findings (shrunk):"]
@@ -262,7 +277,8 @@ def console_summary(report: Report) -> str:
     if summary["unobserved_known_deviations"]:
         lines.append(f"  declared deviations not seen (unexpected pass): "
                      f"{', '.join(summary['unobserved_known_deviations'])}")
-    lines.append(f"  verdict: {'FAIL' if report.exit_code() else 'PASS'}")
+    verdict = {0: "PASS", 1: "FAIL", 2: "NOTHING JUDGED: every case was skipped (see the reasons above)"}
+    lines.append(f"  verdict: {verdict[report.exit_code()]}")
     return "\n".join(lines) + "\n"
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.engine import Capabilities, Engine, EngineRejection
-from hearts_ref.errors import HeartsError
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.coverage import game_coverage
 from hearts_ref.conformance.differential import GameRun
@@ -34,10 +34,14 @@ from hearts_ref.conformance.script import CASE_FORMAT, encode_case
 from hearts_ref.conformance.shrink import replay_script, shrink_game, transcript
 
 __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
-           "shard_runs", "engine_setup_problem", "reproduction"]
+           "shard_runs", "engine_setup_problem", "engine_capabilities", "reproduction"]
 
 EngineFactory = Callable[[], Engine]
 Progress = Callable[[int, int, int], None]   # (cases done, cases planned, failed so far)
+
+# A differential game stops (judged up to there, not failed) after this many rounds: under a
+# huge end_threshold a game would otherwise never end. A game to 100 takes about 10 rounds.
+GAME_ROUND_LIMIT = 200
 
 
 def _make(factory: EngineFactory | Engine) -> tuple[Engine, bool]:
@@ -62,9 +66,23 @@ def engine_setup_problem(capabilities: Capabilities, rules: Rules) -> str | None
         return (f"engine plays one round per game (multi_round=false) but the rules play "
                 f"{'until a total reaches ' + str(rules.end_threshold) if not rules.max_rounds else str(rules.max_rounds) + ' rounds'}; "
                 "set max_rounds=1 (as the openspiel preset does)")
-    if not capabilities.passing and rules.pass_cards:
-        return "engine does not pass cards; set pass_cards=false"
     return None
+
+
+def engine_capabilities(engine: Engine) -> tuple[Capabilities, str | None]:
+    """Return the engine's capabilities, and why they could not be read (None when they could).
+
+    An engine whose ``capabilities()`` fails, or returns something else than
+    :class:`~hearts_ref.engine.Capabilities`, is judged with the defaults and the problem is reported.
+    """
+    try:
+        capabilities = engine.capabilities()
+    except ENGINE_ERRORS as error:
+        return Capabilities(), f"capabilities() failed: {failure_text(error)}"
+    if not isinstance(capabilities, Capabilities):
+        return Capabilities(), (f"capabilities() returned {type(capabilities).__name__}, "
+                                "not hearts_ref.engine.Capabilities")
+    return capabilities, None
 
 
 def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[str, Any]:
@@ -90,12 +108,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     """
     start = clock()
     engine, owned = _make(engine_factory)
-    try:
-        capabilities = engine.capabilities()
-    except Exception as error:
-        capabilities = Capabilities()
-        setup_problem: str | None = f"capabilities() failed: {type(error).__name__}: {error}"
-    else:
+    capabilities, setup_problem = engine_capabilities(engine)
+    if setup_problem is None:
         setup_problem = engine_setup_problem(capabilities, rules)
     known = list(capabilities.known_deviations)
     if report is None:
@@ -107,6 +121,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     for name, count in (("differential", games), ("negative", negative_games)):
         report.steps[name] = ({"status": "skipped", "reason": setup_problem} if setup_problem and count
                               else {"status": "ran", "games": count})
+        if not setup_problem and count and not capabilities.passing and rules.pass_cards:
+            report.steps[name]["note"] = "the engine does not pass cards: every round is dealt with direction none"
     failures: list[tuple[Case, GameRun, bool]] = []
     for done, (kind, i) in enumerate(planned):
         policy = policies[i % len(policies)]
@@ -120,8 +136,10 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         began = clock()
         rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
-        run = run_game(engine, rules, PolicyDecider(make_policy(policy, rng), any_direction=vary),
-                       negative=negative)
+        run = run_game(engine, rules, PolicyDecider(make_policy(policy, rng), any_direction=vary,
+                                                    passing=capabilities.passing), negative=negative,
+                       max_rounds=GAME_ROUND_LIMIT, clock=clock,
+                       deadline=None if time_limit is None else start + time_limit)
         report.rounds += run.rounds
         if run.game is not None:
             report.add_coverage(game_coverage(run.game))
@@ -130,7 +148,9 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         details: dict[str, Any] = {"policy": policy, "index": i, "rounds": run.rounds, "steps": run.steps}
         if run.stopped:
             details["stopped"] = run.stopped
-        if run.deviation is None:
+        if run.unsupported:   # the engine declined (an ``unsupported`` reply): nothing was judged
+            case = Case(case_id, kind, "skipped", (), run.stopped, clock() - began, details)
+        elif run.deviation is None:
             case = Case(case_id, kind, "passed", tuple(sorted(negative.counts)) if negative else (), "",
                         clock() - began, details)
             if case.id in known:
@@ -228,7 +248,7 @@ def _close(engine: Engine) -> None:
     if callable(close):
         try:
             close()
-        except Exception:
+        except ENGINE_ERRORS:
             pass
 
 
@@ -245,7 +265,11 @@ def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, sha
             _close(engine)
     report.steps["vectors"] = {"status": "ran", "cases": len(results)}
     for result in results:
-        report.add(_vector_case(result))
+        case = _vector_case(result)
+        if case.status == "failed":   # one line that runs this vector alone on the engine
+            case.details["replay"] = (f"hearts-ref vectors run --engine {shlex.quote(report.engine.get('spec', 'SPEC'))} "
+                                      f"--case {shlex.quote(result.case_id)}")
+        report.add(case)
 
 
 def _vector_case(result: Any) -> Case:
@@ -273,8 +297,8 @@ def run_perft_step(engine_factory: EngineFactory | Engine, report: Report, shard
     from hearts_ref.perft import load_perft, perft_engine, perft_names
 
     engine, owned = _make(engine_factory)
+    capabilities, _ = engine_capabilities(engine)
     try:
-        capabilities = engine.capabilities()
         names = [name for i, name in enumerate(perft_names()) if shard_runs(i, shard)]
         for name in names:
             deal = load_perft(name)
@@ -288,10 +312,15 @@ def run_perft_step(engine_factory: EngineFactory | Engine, report: Report, shard
             start = time.monotonic()
             try:
                 actual = perft_engine(engine, deal.rules, deal.hands, depth)
-            except (EngineRejection, HeartsError) as error:
+            except EngineUnsupported as error:
+                report.add(Case(case_id, "perft", "skipped", deal.rule_ids, f"the engine declined: {error}"))
+                continue
+            except ENGINE_ERRORS as error:   # a refusal, a failure, or a bug of an in-process engine
                 report.add(Case(case_id, "perft", "failed", deal.rule_ids,
-                                f"depth {depth}: the engine failed while counting: {error}",
+                                f"depth {depth}: the engine failed while counting: {failure_text(error)}",
                                 time.monotonic() - start))
+                if not isinstance(error, EngineRejection):
+                    restart_engine(engine)   # one failure fails this deal, not every deal after it
                 continue
             status = "passed" if actual == expected else "failed"
             reason = "" if status == "passed" else f"depth {depth}: expected {expected} sequences, counted {actual}"
@@ -310,10 +339,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
     """Run the whole suite on an engine: the vectors, then the differential games and negative checks."""
     start = time.monotonic()
     engine, owned = _make(engine_factory)
-    try:
-        capabilities = engine.capabilities()
-    except Exception:
-        capabilities = Capabilities()
+    capabilities, _ = engine_capabilities(engine)
     negatives = max(1, games // 4) if negative_games is None else negative_games
     report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negatives,
                     [list(shard)], known_deviations=list(capabilities.known_deviations))

@@ -16,8 +16,32 @@ from hearts_ref.errors import HeartsError
 
 __all__ = [
     "EngineFailure", "EngineStartError", "EngineTimeout", "EngineCrashed", "EngineProtocolError",
-    "EngineUnsupported", "EngineInternalError",
+    "EngineUnsupported", "EngineInternalError", "ENGINE_ERRORS", "restart_engine", "failure_text",
 ]
+
+# What an engine's own bug can raise: any exception, and SystemExit from an in-process engine
+# that calls sys.exit(). Never KeyboardInterrupt: that stops the run.
+ENGINE_ERRORS = (Exception, SystemExit)
+
+
+def failure_text(error: BaseException) -> str:
+    """An engine's failure in words, led by its typed verdict (timeout, crashed, protocol-error …) or its type."""
+    verdict = getattr(error, "verdict", None)
+    return f"{verdict}: {error}" if verdict else f"{type(error).__name__}: {error}"
+
+
+def restart_engine(engine: object) -> None:
+    """After an engine failed, start it afresh if it can (an engine program can), so the run goes on.
+
+    An engine that cannot restart, or fails to, is left as it is: the next case then
+    reports the engine's state as its own failure.
+    """
+    restart = getattr(engine, "restart", None)
+    if callable(restart):
+        try:
+            restart()
+        except ENGINE_ERRORS:
+            pass
 
 
 class EngineFailure(HeartsError):

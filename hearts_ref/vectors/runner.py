@@ -23,6 +23,7 @@ from typing import Any
 
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Engine, EngineRejection, Observation
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.vectors.attribution import legal_set_rules, named_rule, step_rules
@@ -89,6 +90,10 @@ class _Stop(Exception):
         self.failure = failure
 
 
+class _Declined(Exception):
+    """The engine answered ``unsupported``: the case is skipped with the engine's words."""
+
+
 def run_vectors(engine: Engine, cases: Sequence[Case], *,
                 progress: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
     """Return one result per case, in order (see :func:`run_case`); ``progress`` sees each result."""
@@ -109,13 +114,18 @@ def run_case(engine: Engine, case: Case) -> CaseResult:
     try:
         capabilities = engine.capabilities()
         reason = _skip_reason(capabilities, case)
-    except Exception as error:   # an engine's own bug: judged, not propagated
+    except ENGINE_ERRORS as error:   # an engine's own bug: judged, not propagated
         return result("failed", failure=Failure(1, None, "capabilities()", "engine-error", "no error",
-                                                f"{type(error).__name__}: {error}", ()))
+                                                failure_text(error), ()))
     if reason:
         return result("skipped", reason)
     single_round = not capabilities.multi_round
-    failure = _replay(engine, case, single_round)
+    try:
+        failure = _replay(engine, case, single_round)
+    except _Declined as declined:   # an ``unsupported`` reply: the engine cannot play this case
+        return result("skipped", str(declined))
+    if failure is not None and failure.field == "engine-error":
+        restart_engine(engine)   # so that one crash or hang fails one case, not every case after it
     known = set(capabilities.known_deviations)
     listed = sorted(known & ({case.id} | set(case.rule_ids)))
     if failure is not None:
@@ -176,17 +186,23 @@ def _replay(engine: Engine, case: Case, single_round: bool) -> Failure | None:
 
 
 def _call(method: Callable[..., Any], *args: Any, where: tuple[int, int | None, str]) -> Any:
-    """Call an engine method; a refusal or a crash becomes the case's failure."""
+    """Call an engine method; a refusal or a crash becomes the case's failure, a decline its skip."""
     try:
         return method(*args)
     except EngineRejection as error:
         raise _Stop(Failure(*where, "rejection", "accepted", f"rejected: {error}", named_rule(error))) from None
-    except Exception as error:
-        raise _Stop(Failure(*where, "engine-error", "no error", f"{type(error).__name__}: {error}", ())) from None
+    except EngineUnsupported as error:
+        raise _Declined(f"the engine declined ({where[2]}): {error}") from None
+    except ENGINE_ERRORS as error:
+        raise _Stop(Failure(*where, "engine-error", "no error", failure_text(error), ())) from None
 
 
 def _observe(engine: Engine, where: tuple[int, int | None, str]) -> Observation:
-    return _call(engine.observe, where=where)
+    observation = _call(engine.observe, where=where)
+    if not isinstance(observation, Observation):
+        raise _Stop(Failure(*where, "engine-error", "an Observation",
+                            f"observe() returned {type(observation).__name__}", ()))
+    return observation
 
 
 def _rejected_deal(engine: Engine, round_case: RoundCase, number: int) -> None:
@@ -199,8 +215,8 @@ def _rejected_deal(engine: Engine, round_case: RoundCase, number: int) -> None:
             raise _Stop(Failure(number, None, what, "rejection", round_case.rejected_by, rule[0],
                                 (round_case.rejected_by,), str(error))) from None
         return
-    except Exception as error:
-        raise _Stop(Failure(number, None, what, "engine-error", "a rejection", f"{type(error).__name__}: {error}",
+    except ENGINE_ERRORS as error:
+        raise _Stop(Failure(number, None, what, "engine-error", "a rejection", failure_text(error),
                             (round_case.rejected_by,))) from None
     raise _Stop(Failure(number, None, what, "accepted", f"rejected by {round_case.rejected_by}", "accepted",
                         (round_case.rejected_by,), "the deal breaks the rule, the engine must refuse it"))
@@ -228,8 +244,8 @@ def _step(engine: Engine, shadow: Game, step: Step, number: int, index: int, sin
             if rule and rule[0] != step.rejected_by:
                 raise _Stop(Failure(*where, "rejection", step.rejected_by, rule[0], (step.rejected_by,),
                                     str(error))) from None
-        except Exception as error:
-            raise _Stop(Failure(*where, "engine-error", "a rejection", f"{type(error).__name__}: {error}",
+        except ENGINE_ERRORS as error:
+            raise _Stop(Failure(*where, "engine-error", "a rejection", failure_text(error),
                                 (step.rejected_by,))) from None
         else:
             raise _Stop(Failure(*where, "accepted", f"rejected by {step.rejected_by}", "accepted",
@@ -245,8 +261,8 @@ def _step(engine: Engine, shadow: Game, step: Step, number: int, index: int, sin
         rules = named_rule(error) or step_rules(shadow, step)
         raise _Stop(Failure(*where, "rejection", "accepted", f"rejected: {error}", rules,
                             "a legal step was refused")) from None
-    except Exception as error:
-        raise _Stop(Failure(*where, "engine-error", "no error", f"{type(error).__name__}: {error}",
+    except ENGINE_ERRORS as error:
+        raise _Stop(Failure(*where, "engine-error", "no error", failure_text(error),
                             step_rules(shadow, step))) from None
     after = _on_reference(lambda: _apply_shadow(shadow, step), where)
     _compare_step(engine, shadow, after, step, where, single_round)

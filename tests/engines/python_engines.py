@@ -40,3 +40,68 @@ class IgnoresFollowSuit(ReferenceEngine):
         if state is None or state.phase != "play" or not state.trick:
             return super().legal_plays()
         return state.hand(state.to_move)
+
+
+class DeclinesTheJack(ReferenceEngine):
+    """Answers ``unsupported`` (not a refusal, not a failure) when asked to play with jd_bonus."""
+
+    name = "declines-the-jack"
+
+    def new_game(self, rules) -> None:
+        from hearts_ref.engines.failures import EngineUnsupported
+        if rules.jd_bonus:
+            raise EngineUnsupported("jd_bonus is not supported")
+        super().new_game(rules)
+
+
+class CapabilitiesAsDict(ReferenceEngine):
+    """A bug of an in-process engine: capabilities() returns a dict."""
+
+    def capabilities(self):
+        return {"multi_round": True}
+
+
+class ObservesNothing(ReferenceEngine):
+    """A bug of an in-process engine: observe() returns None."""
+
+    def observe(self):
+        return None
+
+
+class LegalAsText(ReferenceEngine):
+    """A bug of an in-process engine: legal_plays() returns a list of strings."""
+
+    def legal_plays(self):
+        return [str(card) for card in super().legal_plays()]
+
+
+class ExitsDuringPlay(ReferenceEngine):
+    """A bug of an in-process engine: it calls sys.exit(3) on its fifth play."""
+
+    def new_game(self, rules) -> None:
+        super().new_game(rules)
+        self.plays = 0
+
+    def play(self, card) -> None:
+        self.plays += 1
+        if self.plays == 5:
+            raise SystemExit(3)
+        super().play(card)
+
+
+class CitesTheWrongRule(ReferenceEngine):
+    """Refuses illegal plays rightly, but always cites FOLLOW-SUIT."""
+
+    def play(self, card) -> None:
+        from hearts_ref.engine import EngineRejection
+        try:
+            super().play(card)
+        except EngineRejection as error:
+            raise EngineRejection(f"FOLLOW-SUIT: {error.reason}", "FOLLOW-SUIT") from None
+
+
+class NoPassing(ReferenceEngine):
+    """Declares it does not pass cards (it is the reference otherwise)."""
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(passing=False)

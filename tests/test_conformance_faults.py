@@ -1,0 +1,92 @@
+"""The conformance runner judges faulty engines case by case: one fault is one failure, never a crash of the run.
+
+In-process engines with bugs (a wrong return type, ``sys.exit``), an engine program that
+crashes once, an engine that declines a variant, one that cites the wrong rule, and one
+without passing: each gets its own verdict and the rest of the run goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from hearts_ref.cli import main
+from hearts_ref.conformance.runner import run_conformance, run_differential
+from hearts_ref.engines.load import load_engine
+from hearts_ref.variants import Rules
+from tests.engines import python_engines as faulty
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_an_engine_program_that_crashes_once_fails_one_case_and_is_restarted(tmp_path):
+    """FOLLOW-SUIT and the rest: after the crash the engine is started again and every later case passes."""
+    engine = load_engine(f"{sys.executable} {ROOT / 'tests' / 'engines' / 'crash_once.py'} {tmp_path / 'flag'}")
+    try:
+        report = run_conformance(engine, Rules(), games=2, negative_games=0, shrink_budget=0)
+    finally:
+        engine.close()
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert (tmp_path / "flag").exists()
+    assert len(failed) == 1 and "crashed:" in failed[0].reason, [c.reason for c in failed]
+    assert not any("not running" in c.reason for c in report.cases)
+    assert sum(c.status == "passed" for c in report.cases) == len(report.cases) - 1
+
+
+def test_an_engine_that_declines_a_variant_is_skipped_not_failed(capsys):
+    report = run_conformance(faulty.DeclinesTheJack, Rules(jd_bonus=True), games=3, negative_games=1,
+                             vectors=False)
+    assert [c.status for c in report.cases] == ["skipped"] * 4
+    assert all("the engine declined" in c.reason and "jd_bonus" in c.reason for c in report.cases)
+    assert report.exit_code() == 2   # nothing was judged: not a PASS
+    # Under the default rules the vectors that set jd_bonus are skipped with the engine's words.
+    report = run_conformance(faulty.DeclinesTheJack, Rules(), games=1, negative_games=0)
+    skipped = [c for c in report.cases if c.status == "skipped"]
+    assert skipped and all("jd_bonus is not supported" in c.reason for c in skipped)
+    assert not [c for c in report.cases if c.status == "failed"]
+
+
+@pytest.mark.parametrize("engine, message", [
+    (faulty.CapabilitiesAsDict, "capabilities() returned dict"),
+    (faulty.ObservesNothing, "observe() returned NoneType"),
+    (faulty.LegalAsText, "legal_plays() returned"),
+    (faulty.ExitsDuringPlay, "SystemExit"),
+])
+def test_an_in_process_engine_with_a_bug_gets_a_verdict_and_the_run_goes_on(engine, message):
+    report = run_conformance(engine, Rules(), games=2, negative_games=0, shrink_budget=0)
+    reasons = " ".join(c.reason for c in report.cases) + " ".join(
+        str(step.get("reason")) for step in report.steps.values())
+    assert message in reasons
+    assert len(report.cases) > 2 and report.exit_code() in (1, 2)
+
+
+def test_an_illegal_move_refused_with_the_wrong_rule_is_a_deviation():
+    report = run_differential(faulty.CitesTheWrongRule, Rules(), 0, 1, negative_games=4, shrink_budget=0)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and all(c.details["deviation"]["kind"] == "wrong-rule" for c in failed)
+    assert all("FOLLOW-SUIT" in c.rule_ids and "citing FOLLOW-SUIT" in c.reason for c in failed)
+
+
+def test_an_engine_without_passing_is_judged_with_every_round_dealt_without_a_pass(capsys):
+    report = run_differential(faulty.NoPassing, Rules(max_rounds=3), 3, 0)
+    assert [c.status for c in report.cases] == ["passed"] * 3 and report.rounds == 9
+    assert "direction none" in report.steps["differential"]["note"]
+    assert main(["conform", "--engine", "python:tests.engines.python_engines:NoPassing", "--games", "2",
+                 "--set", "max_rounds=2", "--no-vectors"]) == 0
+    assert "every round is dealt with direction none" in capsys.readouterr().out
+
+
+def test_a_game_under_a_huge_end_threshold_stops_at_the_round_limit(monkeypatch, capsys):
+    from hearts_ref.conformance import runner
+    monkeypatch.setattr(runner, "GAME_ROUND_LIMIT", 3)
+    report = run_differential(faulty.ReferenceEngine, Rules(end_threshold=10**9), 2, 0)
+    assert [c.status for c in report.cases] == ["passed"] * 2 and report.rounds == 6
+    assert all(c.details["stopped"] == "round limit: stopped after 3 rounds" for c in report.cases)
+    # and --time-limit also ends the game in progress, at its next round
+    monkeypatch.setattr(runner, "GAME_ROUND_LIMIT", 10**6)
+    assert main(["conform", "--engine", "python:hearts_ref.engine:ReferenceEngine", "--games", "1",
+                 "--negative-games", "0", "--no-vectors", "--set", "end_threshold=1000000000",
+                 "--time-limit", "0.5"]) == 0
+    assert "(time limit: 1)" in capsys.readouterr().out
