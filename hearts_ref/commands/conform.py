@@ -6,7 +6,7 @@
     hearts-ref conform --merge shard1.json shard2.json --report all.json
 
 Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed deviation),
-2 bad input.
+2 bad input, or an engine that could not be judged at all (every case skipped).
 """
 
 from __future__ import annotations
