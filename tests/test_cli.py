@@ -49,12 +49,24 @@ def test_play_preset_and_settings_change_the_rules():
     (["play", "--preset", "nosuch"], "invalid choice"),
     (["play", "--seed", "x"], "invalid int value"),
     (["frobnicate"], "invalid choice"),
+    (["play", "--set", 'players="4"'], 'players: "4" is in quotes, but players is a whole number'),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--bogus", "play"], "unrecognized arguments: --bogus"),
+    ([], "give a COMMAND: play, rules"),
 ])
 def test_invalid_arguments_one_line_exit_2(args, message):
     result = run(*args)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) <= 2
+
+
+def test_play_set_accepts_a_string_in_double_quotes_as_the_spec_writes_it():
+    quoted = run("play", "--seed", "3", "--set", 'moon="subtract"', "--set", 'hearts_broken_by = "any-heart"', "--json")
+    bare = run("play", "--seed", "3", "--set", "moon=subtract", "--set", "hearts_broken_by=any-heart", "--json")
+    assert quoted.returncode == 0, quoted.stderr
+    assert json.loads(quoted.stdout)["rules"]["moon"] == "subtract"
+    assert quoted.stdout == bare.stdout
 
 
 def test_rules_lists_every_spec_rule():
