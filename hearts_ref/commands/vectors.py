@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from hearts_ref.commands._engines import ENGINE_HELP, load_engine
+from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.vectors.generate import write_perft, write_suite
 from hearts_ref.vectors.model import SUITE_VERSION
 from hearts_ref.vectors.reader import load_vectors
@@ -37,7 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             description="Run the vectors on an engine; every case is accounted for.")
     runner.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="vector files or folders (default: the suite in spec/vectors/)")
-    runner.add_argument("--engine", default="reference", metavar="SPEC", help=ENGINE_HELP)
+    runner.add_argument("--engine", default="reference", metavar="SPEC",
+                        help=f"the engine to run the vectors on (default reference): {SPEC_HELP}")
     runner.add_argument("--case", action="append", default=[], metavar="TEXT",
                         help="run only cases whose ID contains TEXT (repeatable)")
     runner.add_argument("--verbose", action="store_true", help="print every case, passed ones too")
@@ -61,15 +62,15 @@ def _line(result: CaseResult) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    engine = load_engine(args.engine)
     cases = []
     for path in args.paths or [None]:
         cases += load_vectors(path, validate_schema=args.validate_schema)
     if args.case:
         cases = [c for c in cases if any(text in c.id for text in args.case)]
-    start = time.perf_counter()
-    results = run_vectors(engine, cases)
-    elapsed = time.perf_counter() - start
+    with opened_engine(args.engine) as engine:
+        start = time.perf_counter()
+        results = run_vectors(engine, cases)
+        elapsed = time.perf_counter() - start
     missing = unaccounted(cases, results)
     counts = summarize(results)
     if args.json:

@@ -40,3 +40,12 @@ class IgnoresFollowSuit(ReferenceEngine):
         if state is None or state.phase != "play" or not state.trick:
             return super().legal_plays()
         return state.hand(state.to_move)
+
+
+def ignores_follow_suit() -> IgnoresFollowSuit:
+    """A factory: ``python:tests.engines.python_engines:ignores_follow_suit`` calls it for the engine."""
+    return IgnoresFollowSuit()
+
+
+# An engine object: ``python:tests.engines.python_engines:IGNORES_FOLLOW_SUIT`` is used as it is.
+IGNORES_FOLLOW_SUIT = IgnoresFollowSuit()
