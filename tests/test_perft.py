@@ -89,6 +89,15 @@ def test_cli_perft_prints_the_count_and_divide_and_checks_the_file(tmp_path):
     assert "Traceback" not in unknown.stderr + mismatch.stderr
 
 
+@pytest.mark.parametrize("deal, depth, plays", [("shuffled", 99, 52), ("three-players", 52, 51)])
+def test_invalid_perft_depth_beyond_the_round_exits_2_at_once(deal, depth, plays):
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "perft", deal, "--depth", str(depth)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)   # it used to run forever
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"--depth {depth} is more than the {plays} plays of a round from deal {deal}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize("spec", [
     "python:tests.engines.python_engines:IgnoresFollowSuit",
     "python:tests.engines.python_engines:ignores_follow_suit",

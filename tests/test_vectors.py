@@ -278,6 +278,18 @@ def test_vectors_run_cli_takes_every_engine_spec_of_conform(spec):
     assert "on ignores-follow-suit:" in result.stdout
 
 
+@pytest.mark.parametrize("text, hint", [
+    ("nosuchcase", "case IDs look like '"),
+    ("score-mon", "did you mean 'score-moon'"),
+    ("FOLLOW-SUIT", "did you mean 'follow-suit'"),      # a rule ID, where case IDs are lowercase
+])
+def test_invalid_vectors_run_case_that_names_no_case_exits_2(text, hint):
+    result = run_cli("vectors", "run", "--case", "score-moon", "--case", text)
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"--case {text!r}: no case named or containing it among the {len(SUITE)} cases" in result.stderr
+    assert hint in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_vectors_run_cli_takes_openspiel_as_an_engine():
     pytest.importorskip("pyspiel")
     result = run_cli("vectors", "run", "--engine", "openspiel", "--case", "game.openspiel")

@@ -44,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
     depth = args.depth if args.depth is not None else len(deal.counts)
     if depth < 1:
         raise HeartsError(f"--depth must be at least 1, not {depth}")
+    plays = sum(len(hand) for hand in deal.hands)   # the plays left in the round from this deal
+    if depth > plays:
+        raise HeartsError(f"--depth {depth} is more than the {plays} plays of a round from deal {deal.name} "
+                          f"(depth 1..{plays}; {deal.name} records counts to depth {len(deal.counts)})")
     with opened_engine(args.engine) if args.engine else nullcontext() as engine:
         start = time.perf_counter()
         if args.divide:
