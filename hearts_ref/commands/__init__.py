@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from typing import Any
 
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
-__all__ = ["add_rules_arguments", "rules_from_args"]
+__all__ = ["add_rules_arguments", "rules_from_args", "rules_label"]
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,3 +23,21 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
     overrides = dict(parse_setting(text) for text in args.settings)
     return Rules.preset(args.preset, **overrides)
+
+
+def rules_label(preset: str, overrides: Mapping[str, Any]) -> str:
+    """Return how a report names the rules of ``--preset`` and ``--set``: the preset, or the preset and the
+    user's settings (a house rule), with the preset those rules equal if there is one.
+
+    >>> rules_label("seed000", {}), rules_label("seed004", {"jd_bonus": True})
+    ('seed000', 'seed004 + jd_bonus=true')
+    >>> rules_label("seed000", {"hearts_broken_by": "any-heart"})
+    'seed000 + hearts_broken_by=any-heart (= seed004)'
+    """
+    if not overrides:
+        return preset
+    rules = Rules.preset(preset, **overrides)
+    settings = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                         for name, value in overrides.items())
+    same = next((name for name in PRESETS if Rules.preset(name) == rules), None)
+    return f"{preset} + {settings}" + (f" (= {same})" if same else "")

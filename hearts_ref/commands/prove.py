@@ -5,8 +5,9 @@ Usage::
     hearts-ref prove [--preset NAME ... | --all] [--set NAME=VALUE ...] [--deep] [--json] [--timeout S] [--jobs N]
 
 Without ``--preset`` every preset is proved. ``--set`` proves a house rule instead: one preset
-(``seed000`` unless ``--preset`` names another) with variant values changed, ending with a
-``SOUND`` or ``UNSOUND`` line. ``--all`` adds every variant combination of
+(``seed000`` unless ``--preset`` names another) with variant values changed, labelled with
+the preset and the settings (``seed000 + hearts_broken_by=any-heart (= seed004)``, naming the
+preset these rules equal, if any), ending with a ``SOUND`` or ``UNSOUND`` line. ``--all`` adds every variant combination of
 the registry (per-context proofs). ``--deep`` adds the inductive proof over the whole
 transition relation for each preset. Progress goes to stderr: a bar on a terminal,
 otherwise a plain line at most every second. The report goes to stdout: a table of
@@ -26,7 +27,7 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
          "methods": ["context", "inductive", "engine"]}, ...],
       "results": [                          # one per invariant, preset and method
         {"invariant": "...", "statement": "...", "rule_ids": [...],
-         "rules": "seed001",                # the preset (or a combination's values)
+         "rules": "seed001",                # the preset, or with --set the house rule ("seed000 + jd_bonus=true")
          "changes": {"first_trick_points": "forbidden", ...},   # values that differ from the default
          "method": "context" | "inductive",
          "status": "proved" | "refuted" | "unconfirmed" | "timed out" | "error" | "n/a",
@@ -66,6 +67,7 @@ import sys
 import time
 from typing import TextIO
 
+from hearts_ref.commands import rules_label
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
 __all__ = ["configure", "run", "ProgressBar"]
@@ -143,8 +145,10 @@ def run(args: argparse.Namespace) -> int:
         from properties.prove import run_rules
 
         overrides = dict(parse_setting(text) for text in args.settings)
-        rules = Rules.preset(args.preset[0] if args.preset else DEFAULT_PRESET, **overrides)
-        results = run_rules(rules, deep=args.deep, timeout=args.timeout, progress=progress)
+        preset = args.preset[0] if args.preset else DEFAULT_PRESET
+        rules = Rules.preset(preset, **overrides)
+        results = run_rules(rules, label=rules_label(preset, overrides), deep=args.deep, timeout=args.timeout,
+                            progress=progress)
         presets = [results[0].rules] if results else []
         return _report(args, results, presets, None, time.perf_counter() - start, verdict=True)
     presets = args.preset or list(PRESETS)
