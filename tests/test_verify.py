@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from hearts_ref.cli import main
 from hearts_ref.commands import verify
 from tests.test_variants import ROOT
@@ -48,3 +50,12 @@ def test_verify_a_step_that_crashes_is_a_failure_not_a_traceback(capsys, monkeyp
 def test_invalid_verify_arguments_exit_2(capsys):
     assert main(["verify", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "soon"])
+def test_invalid_verify_timeout_exits_2_like_prove(value):
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "verify", f"--timeout={value}"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("hearts-ref verify: error: argument --timeout: ")
+    assert len(result.stderr.strip().splitlines()) == 1

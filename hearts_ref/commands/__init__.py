@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
-__all__ = ["add_rules_arguments", "rules_from_args", "rules_label"]
+__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds"]
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +24,24 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
     overrides = dict(parse_setting(text) for text in args.settings)
     return Rules.preset(args.preset, **overrides)
+
+
+def positive_seconds(text: str) -> float:
+    """Return ``text`` as a finite number of seconds above 0 (an argparse ``type``); else say why.
+
+    >>> positive_seconds("2.5")
+    2.5
+    >>> positive_seconds("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: the timeout must be more than 0 seconds (and finite), got 0
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < math.inf:   # also refuses nan
+        raise argparse.ArgumentTypeError(f"the timeout must be more than 0 seconds (and finite), got {text}")
+    return value
 
 
 def rules_label(preset: str, overrides: Mapping[str, Any]) -> str:

@@ -67,20 +67,10 @@ import sys
 import time
 from typing import TextIO
 
-from hearts_ref.commands import rules_label
+from hearts_ref.commands import positive_seconds, rules_label
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
 __all__ = ["configure", "run", "ProgressBar"]
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the timeout must be more than 0 seconds, got {text}")
-    return value
 
 
 def _jobs(text: str) -> int:
@@ -101,7 +91,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deep", action="store_true",
                         help="add the inductive proof over the whole transition relation (every reachable state)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
-    parser.add_argument("--timeout", type=_seconds, default=60.0, metavar="S",
+    parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 60)")
     parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                         help="processes for the inductive proofs of several presets (default 1)")

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hearts_ref.commands import add_rules_arguments, rules_from_args
+from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args
 from hearts_ref.variants import Rules
 
 __all__ = ["configure", "run", "STEPS"]
@@ -26,7 +26,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=24, metavar="N",
                         help="differential games over stdio (default 24: four per policy)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the differential games (default 1)")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="per-query proof timeout")
+    parser.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="S",
+                        help="seconds per z3 query before it counts as timed out (default 20)")
     parser.add_argument("--json", action="store_true", help="print the outcome of each step as JSON")
 
 
