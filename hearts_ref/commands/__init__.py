@@ -12,9 +12,13 @@ from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 __all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds"]
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--preset NAME`` and ``--set name=value`` (repeatable) to a subcommand."""
-    parser.add_argument("--preset", default=DEFAULT_PRESET, choices=sorted(PRESETS), metavar="NAME",
+def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = DEFAULT_PRESET) -> None:
+    """Add ``--preset NAME`` and ``--set name=value`` (repeatable) to a subcommand.
+
+    ``preset_default=None`` leaves ``args.preset`` None when ``--preset`` is not given (for a
+    subcommand that does something else then); :func:`rules_from_args` still reads it as the default.
+    """
+    parser.add_argument("--preset", default=preset_default, choices=sorted(PRESETS), metavar="NAME",
                         help=f"rules preset: {', '.join(PRESETS)} (default {DEFAULT_PRESET})")
     parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="change one variant parameter (see 'hearts-ref rules --registry'); repeatable")
@@ -23,7 +27,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
     overrides = dict(parse_setting(text) for text in args.settings)
-    return Rules.preset(args.preset, **overrides)
+    return Rules.preset(args.preset or DEFAULT_PRESET, **overrides)
 
 
 def positive_seconds(text: str) -> float:
