@@ -37,7 +37,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hearts-ref", description="The Hearts rules reference: play, prove, check engines.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    # not required here: main() names an unrecognized option before it asks for a missing COMMAND
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_text in COMMANDS.items():
         module = importlib.import_module(f"hearts_ref.commands.{name}")
         command = sub.add_parser(name, help=help_text, description=help_text)
@@ -49,7 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command is None:
+        parser.error(f"give a COMMAND: {', '.join(COMMANDS)} (see hearts-ref --help)")
     try:
         return int(args.run(args) or 0)
     except HeartsError as error:

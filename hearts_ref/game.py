@@ -86,6 +86,12 @@ class Game(NamedTuple):
         """WIN-LOWEST: the winners of a finished game (empty while it goes on)."""
         return winners(self.totals) if self.over else ()
 
+    @property
+    def deadlocked(self) -> bool:
+        """FIRST-NO-POINTS: the seat to play has no legal play. Play stops there: the round is not
+        scored, no total changes, and the game ends without winners."""
+        return self.round is not None and self.round.deadlocked
+
     def deal_round(self, hands: tuple[CardSet, ...], *, direction: str | None = None) -> Game:
         """Return the game with the next round started from these ``hands``.
 

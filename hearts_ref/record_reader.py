@@ -33,10 +33,11 @@ from hearts_ref.errors import RulesError
 from hearts_ref.reading import JsonReader, check_schema, json_kind, read_json
 from hearts_ref.variants import Rules
 
-__all__ = ["RecordTrick", "RecordRound", "GameRecord", "read_record", "record_from_json", "parse_cards",
-           "rules_from_json", "CARD_TEXT"]
+__all__ = ["RecordTrick", "RecordRound", "RecordDeadlock", "GameRecord", "read_record", "record_from_json",
+           "parse_cards", "rules_from_json", "CARD_TEXT"]
 
 CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])[CDSH]$")   # the card pattern of the schemas
+_RULE_ID = re.compile(r"[A-Z]+(-[A-Z]+)+")
 _ABSENT: Any = "absent"
 _DIRECTIONS = ("left", "right", "across", "none")
 
@@ -63,14 +64,26 @@ class RecordRound(NamedTuple):
     moon: int | None | str        # the string "absent" when the record leaves it out
 
 
+class RecordDeadlock(NamedTuple):
+    """The recorded round that deadlocked (FIRST-NO-POINTS): its deal (a round without tricks or
+    scores), the cards played in it, and the seat said to have no legal play, its hand and the rule."""
+
+    round: RecordRound
+    plays: tuple[Card, ...]
+    seat: int
+    hand: CardSet
+    rule: str
+
+
 class GameRecord(NamedTuple):
-    """A whole recorded game: the rules, the rounds, the totals and winners as written."""
+    """A whole recorded game: the rules, the rounds, the totals and winners as written, and the deadlock if any."""
 
     rules: Rules
     seed: int | str | None
     rounds: tuple[RecordRound, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    deadlock: RecordDeadlock | None = None
 
 
 def read_record(source: str | bytes | Path, *, where: str = "", validate_schema: bool = False) -> GameRecord:
@@ -90,7 +103,7 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
         check_schema(data, "record.schema.json", where=where)
     read = JsonReader(where)
     top = read.object(data, "", required=("format", "version", "rules", "rounds", "totals", "winners"),
-                      optional=("seed",))
+                      optional=("seed", "deadlock"))
     if top["format"] != "hearts-ref-game":
         raise read.error("format", f"{str(top['format'])[:40]!r} is not 'hearts-ref-game'")
     if read.integer(top["version"], "version") != 1:
@@ -103,12 +116,42 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
                    for i, item in enumerate(read.array(top["rounds"], "rounds")))
     winners = tuple(read.integer(w, f"winners[{k}]", least=0, most=5)
                     for k, w in enumerate(read.array(top["winners"], "winners")))
-    return GameRecord(rules, seed, rounds, read.integers(top["totals"], "totals"), winners)
+    deadlock = _deadlock(read, top["deadlock"], len(rounds) + 1) if "deadlock" in top else None
+    return GameRecord(rules, seed, rounds, read.integers(top["totals"], "totals"), winners, deadlock)
 
 
 def _round(read: JsonReader, value: Any, path: str, number: int) -> RecordRound:
     item = read.object(value, path, required=("number", "dealer", "pass_direction", "hands", "tricks", "points",
                                               "scores"), optional=("passes", "moon"))
+    dealt = _deal(read, item, path, number)
+    tricks = tuple(_trick(read, t, f"{path}.tricks[{k}]")
+                   for k, t in enumerate(read.array(item["tricks"], f"{path}.tricks")))
+    moon = item.get("moon", _ABSENT)
+    if moon is not _ABSENT and moon is not None:
+        read.integer(moon, f"{path}.moon")
+    return dealt._replace(tricks=tricks, points=read.integers(item["points"], f"{path}.points"),
+                          scores=read.integers(item["scores"], f"{path}.scores"), moon=moon)
+
+
+def _deadlock(read: JsonReader, value: Any, number: int) -> RecordDeadlock:
+    path = "deadlock"
+    item = read.object(value, path, required=("number", "dealer", "pass_direction", "hands", "plays", "seat", "hand",
+                                              "rule"), optional=("passes",))
+    dealt = _deal(read, item, path, number)
+    plays = tuple(_card(read, text, f"{path}.plays[{k}]")
+                  for k, text in enumerate(read.array(item["plays"], f"{path}.plays")))
+    if len(set(plays)) != len(plays):
+        raise read.error(f"{path}.plays", f"card {next(c for c in plays if plays.count(c) > 1)} is played twice")
+    seat = read.integer(item["seat"], f"{path}.seat", least=0, most=5)
+    hand = parse_cards(item["hand"], f"{path}.hand", read.where)
+    rule = read.text(item["rule"], f"{path}.rule")
+    if not _RULE_ID.fullmatch(rule):
+        raise read.error(f"{path}.rule", f"{rule[:40]!r} is not a rule ID (such as 'FIRST-NO-POINTS')")
+    return RecordDeadlock(dealt, plays, seat, hand, rule)
+
+
+def _deal(read: JsonReader, item: dict[str, Any], path: str, number: int) -> RecordRound:
+    """The deal of a round (number, dealer, direction, hands, passes), as a round without tricks or scores."""
     if read.integer(item["number"], f"{path}.number", least=1) != number:
         raise read.error(f"{path}.number", f"round {item['number']} where round {number} was expected "
                          "(rounds are numbered 1, 2, 3 … in order)")
@@ -121,14 +164,7 @@ def _round(read: JsonReader, value: Any, path: str, number: int) -> RecordRound:
         passes = tuple(parse_cards(read.array(cards, f"{path}.passes[{seat}]", least=3, most=3),
                                    f"{path}.passes[{seat}]", read.where)
                        for seat, cards in enumerate(read.array(passes, f"{path}.passes")))
-    tricks = tuple(_trick(read, t, f"{path}.tricks[{k}]")
-                   for k, t in enumerate(read.array(item["tricks"], f"{path}.tricks")))
-    moon = item.get("moon", _ABSENT)
-    if moon is not _ABSENT and moon is not None:
-        read.integer(moon, f"{path}.moon")
-    return RecordRound(number, dealer, direction, hands, passes, tricks,
-                       read.integers(item["points"], f"{path}.points"),
-                       read.integers(item["scores"], f"{path}.scores"), moon)
+    return RecordRound(number, dealer, direction, hands, passes, (), (), (), _ABSENT)
 
 
 def _trick(read: JsonReader, value: Any, path: str) -> RecordTrick:

@@ -4,7 +4,9 @@ A record is read (:mod:`hearts_ref.record_reader`), then replayed round by round
 (DEAL-HANDS, DECK-REMOVED, DEAL-DEALER, PASS-CYCLE), the passes (PASS-COUNT), every card
 (LEAD-*, FOLLOW-*, FIRST-*, TRICK-ORDER), and the derived fields are recomputed and compared
 (TRICK-WINNER, SCORE-*, END-THRESHOLD, WIN-*). The first illegal step stops the replay; a
-wrong derived field is reported and the replay goes on with the right value.
+wrong derived field is reported and the replay goes on with the right value. A record that
+ends in a deadlock (FIRST-NO-POINTS) has its last round replayed up to it: the referee
+confirms that the seat named has no legal play (``Verdict.deadlock``), or reports why not.
 
 >>> from hearts_ref.records import game_record
 >>> from hearts_ref.simulate import random_game
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hearts_ref.cards import Card
 from hearts_ref.errors import HeartsError, IllegalPlayError, RecordError
 from hearts_ref.game import is_game_over, winners
 from hearts_ref.record_reader import GameRecord, RecordRound, read_record
@@ -75,10 +78,11 @@ class Finding:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The referee's findings for one record, in the order they were met."""
+    """The referee's findings for one record, in the order they were met, and the deadlock it confirmed, if any."""
 
     findings: tuple[Finding, ...]
     rounds: int
+    deadlock: str | None = None     # "round 3: FOLLOW-VOID: seat 2 has no legal play: …" once replayed
 
     @property
     def valid(self) -> bool:
@@ -133,12 +137,72 @@ def referee(record: GameRecord) -> Verdict:
         if score is None:
             return Verdict(tuple(findings), len(record.rounds))
         totals = tuple(t + s for t, s in zip(totals, score.scores))
-    _check_end(record, totals, findings)
-    return Verdict(tuple(findings), len(record.rounds))
+    deadlock = None
+    if record.deadlock is not None:
+        deadlock = _referee_deadlock(record, totals, findings)
+        if deadlock is None:
+            return Verdict(tuple(findings), len(record.rounds))
+    _check_end(record, totals, findings, deadlocked=deadlock is not None)
+    return Verdict(tuple(findings), len(record.rounds), deadlock)
+
+
+def _referee_deadlock(record: GameRecord, totals: tuple[int, ...], findings: list[Finding]) -> str | None:
+    """FIRST-NO-POINTS: replay the round that deadlocked up to the seat with no legal play; return the
+    deadlock confirmed, or None after an illegal step or a seat that can play (recorded in ``findings``)."""
+    recorded, rules, played = record.deadlock.round, record.rules, len(record.rounds)
+    number = recorded.number
+    if played and is_game_over(totals, played, rules):
+        findings.append(Finding("END-THRESHOLD", "deadlock", f"the game was over after round {played} "
+                                f"(totals {_seats(totals)}), yet the record goes on", True, round=number))
+        return None
+    state = _start_round(recorded, rules, "deadlock", findings)
+    for k, card in enumerate(record.deadlock.plays):
+        if state is None:
+            return None
+        state = _replay_play(state, card, f"deadlock.plays[{k}]", number, findings)
+    if state is None:
+        return None
+    if not state.deadlocked:
+        said = f"seat {record.deadlock.seat} has no legal play"
+        real = (f"seat {state.to_move} is to play and may play {state.legal_plays()}" if state.to_move is not None
+                else "the round is over")
+        findings.append(Finding(record.deadlock.rule, "deadlock", f"the record says {said}; after its "
+                                f"{len(record.deadlock.plays)} plays {real}", True, number, len(state.tricks) + 1))
+        return None
+    error = state.deadlock_error()
+    seat = state.to_play
+    if record.deadlock.seat != seat:
+        findings.append(Finding(error.rule_id, "deadlock.seat", f"the record says seat {record.deadlock.seat}; "
+                                f"seat {seat} is to play and has no legal play", False, number))
+    if record.deadlock.hand != state.hand(seat):
+        findings.append(Finding(error.rule_id, "deadlock.hand", f"the record says seat {seat} holds "
+                                f"{record.deadlock.hand}; it holds {state.hand(seat)}", False, number))
+    if record.deadlock.rule != error.rule_id:
+        findings.append(Finding(error.rule_id, "deadlock.rule", f"the record says {record.deadlock.rule} leaves no "
+                                f"legal play; it is {error.rule_id}", False, number))
+    return f"round {number}: {error}"
 
 
 def _referee_round(recorded: RecordRound, rules: Rules, path: str, findings: list[Finding]) -> RoundScore | None:
     """Replay one round; return its score, or None after an illegal step (recorded in ``findings``)."""
+    state = _start_round(recorded, rules, path, findings)
+    if state is None:
+        return None
+    for k, trick in enumerate(recorded.tricks):
+        state = _replay_trick(state, recorded, k, f"{path}.tricks[{k}]", findings)
+        if state is None:
+            return None
+    if not state.is_over:
+        findings.append(Finding("TRICK-ORDER", f"{path}.tricks", f"the round stops after {len(recorded.tricks)} "
+                                f"of {rules.hand_size} tricks", True, recorded.number))
+        return None
+    score = state.score()
+    _check_score(recorded, score, rules, path, findings)
+    return score
+
+
+def _start_round(recorded: RecordRound, rules: Rules, path: str, findings: list[Finding]) -> RoundState | None:
+    """Check the deal and replay the passes; return the state at the first lead, or None after an illegal step."""
     number = recorded.number
     dealer = (number - 1) % rules.players
     if recorded.dealer != dealer:
@@ -154,20 +218,7 @@ def _referee_round(recorded: RecordRound, rules: Rules, path: str, findings: lis
     except HeartsError as error:
         findings.append(Finding(_rule_of(error, "DEAL-HANDS"), f"{path}.hands", _reason(error), True, number))
         return None
-    state = _replay_passes(state, recorded, path, findings)
-    if state is None:
-        return None
-    for k, trick in enumerate(recorded.tricks):
-        state = _replay_trick(state, recorded, k, f"{path}.tricks[{k}]", findings)
-        if state is None:
-            return None
-    if not state.is_over:
-        findings.append(Finding("TRICK-ORDER", f"{path}.tricks", f"the round stops after {len(recorded.tricks)} "
-                                f"of {rules.hand_size} tricks", True, number))
-        return None
-    score = state.score()
-    _check_score(recorded, score, rules, path, findings)
-    return score
+    return _replay_passes(state, recorded, path, findings)
 
 
 def _replay_passes(state: RoundState, recorded: RecordRound, path: str, findings: list[Finding]) -> RoundState | None:
@@ -214,21 +265,26 @@ def _replay_trick(state: RoundState, recorded: RecordRound, k: int, path: str,
                                 f"a trick; the record has {len(trick.cards)}", True, number, k + 1))
         return None
     for position, card in enumerate(trick.cards):
-        seat = state.to_move
-        before = state
-        try:
-            state = state.play(card)
-        except (IllegalPlayError, DeadlockError) as error:
-            findings.append(Finding(error.rule_id, f"{path}.cards[{position}]", f"seat {seat} plays {card}: "
-                                    f"{_reason(error)}", True, number, k + 1, seat, str(card),
-                                    tuple(str(c) for c in before.legal_plays()),
-                                    tuple(str(c) for c in before.current_trick())))
+        state = _replay_play(state, card, f"{path}.cards[{position}]", number, findings)
+        if state is None:
             return None
     winner = state.tricks[-1].winner
     if trick.winner is not None and trick.winner != winner:
         findings.append(Finding("TRICK-WINNER", f"{path}.winner", f"the record says seat {trick.winner} took trick "
                                 f"{k + 1}; seat {winner} played the highest card of the suit led", False, number, k + 1))
     return state
+
+
+def _replay_play(state: RoundState, card: Card, path: str, number: int, findings: list[Finding]) -> RoundState | None:
+    """Return the state after the seat to play plays ``card``, or None if it may not (recorded in ``findings``)."""
+    seat = state.to_move
+    try:
+        return state.play(card)
+    except (IllegalPlayError, DeadlockError) as error:
+        findings.append(Finding(error.rule_id, path, f"seat {seat} plays {card}: {_reason(error)}", True, number,
+                                len(state.tricks) + 1, seat, str(card), tuple(str(c) for c in state.legal_plays()),
+                                tuple(str(c) for c in state.current_trick())))
+        return None
 
 
 def _check_score(recorded: RecordRound, score: RoundScore, rules: Rules, path: str, findings: list[Finding]) -> None:
@@ -249,11 +305,16 @@ def _check_score(recorded: RecordRound, score: RoundScore, rules: Rules, path: s
                                 "took every point card", False, number))
 
 
-def _check_end(record: GameRecord, totals: tuple[int, ...], findings: list[Finding]) -> None:
+def _check_end(record: GameRecord, totals: tuple[int, ...], findings: list[Finding], *, deadlocked: bool) -> None:
     rules = record.rules
     if record.totals != totals:
         findings.append(Finding("SCORE-TOTAL", "totals", f"the record says totals {_seats(record.totals)}; "
                                 f"the round scores add up to {_seats(totals)}", False))
+    if deadlocked:   # FIRST-NO-POINTS: the game ends there, without winners
+        if record.winners:
+            findings.append(Finding("FIRST-NO-POINTS", "winners", f"the record names winners, but the rules "
+                                    "deadlocked: the game ends without winners", False))
+        return
     over = bool(record.rounds) and is_game_over(totals, len(record.rounds), rules)
     if not over:
         if record.winners:

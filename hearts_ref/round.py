@@ -138,6 +138,11 @@ class RoundState(NamedTuple):
         return self.to_play if self.to_play >= 0 else None
 
     @property
+    def deadlocked(self) -> bool:
+        """FIRST-NO-POINTS: whether the seat to play has no legal play (only rules that can deadlock reach this)."""
+        return self.to_play >= 0 and not self.legal
+
+    @property
     def hearts_broken(self) -> bool:
         """BREAK-DISCARD: whether hearts are broken."""
         return self.context.hearts_broken
@@ -282,13 +287,17 @@ class RoundState(NamedTuple):
         }
         return f"{reasons[rule]} ({where})"
 
-    def _raise_deadlock(self) -> None:
+    def deadlock_error(self) -> DeadlockError:
+        """Return the error that describes a deadlocked state: the rule, the seat, its hand, the trick so far."""
         ctx = self.context
         rule = "FIRST-NO-POINTS" if ctx.first_trick and not ctx.leading else (
             "FOLLOW-VOID" if not ctx.leading else "LEAD-HEARTS")
-        raise DeadlockError(rule, f"seat {self.to_move} has no legal play: hand {self.hand(self.to_move).glyphs()}, "
-                                  f"trick so far {' '.join(c.glyph for c in self.current_trick())}; "
-                                  "these rules can deadlock")
+        return DeadlockError(rule, f"seat {self.to_move} has no legal play: hand {self.hand(self.to_move).glyphs()}, "
+                                   f"trick so far {' '.join(c.glyph for c in self.current_trick())}; "
+                                   "these rules can deadlock")
+
+    def _raise_deadlock(self) -> None:
+        raise self.deadlock_error()
 
 
 # The few contexts a play can have, built once: following (by suit led, first trick, broken) and leading.

@@ -41,9 +41,9 @@ def random_pass(state: RoundState, seat: int, rng: random.Random) -> CardSet:
 
 def play_round_choices(game: Game, rng: random.Random, *, play: PlayPolicy = random_card,
                        choose_pass: PassPolicy = random_pass) -> Game:
-    """Return the game after its current round is played to the end by the policies."""
+    """Return the game after its current round is played to the end by the policies (or to a deadlock)."""
     number = len(game.results)
-    while not game.over and len(game.results) == number:
+    while not game.over and not game.deadlocked and len(game.results) == number:
         state = game.round
         if state.passing:
             seat = state.to_move
@@ -57,10 +57,12 @@ def random_game(rules: Rules, *, seed: int, play: PlayPolicy = random_card,
                 choose_pass: PassPolicy = random_pass) -> Game:
     """Return a finished game dealt from ``seed``, with every choice made by the policies.
 
-    The deals come from ``seed``; the choices from a second generator seeded from it.
+    The deals come from ``seed``; the choices from a second generator seeded from it. Under
+    rules that can deadlock, the game returned may instead stop at the deadlock
+    (``game.deadlocked``: FIRST-NO-POINTS), with the round in play and no winners.
     """
     rng = random.Random(f"hearts-ref-policy:{seed}")
     game = Game.new(rules, seed=seed)
-    while not game.over:
+    while not game.over and not game.deadlocked:
         game = play_round_choices(game, rng, play=play, choose_pass=choose_pass)
     return game

@@ -247,8 +247,10 @@ class Rules:
 def parse_setting(text: str) -> tuple[str, Any]:
     """Return ``(name, value)`` from a ``name=value`` command-line setting, typed per the registry.
 
-    >>> parse_setting("jd_bonus=true"), parse_setting("end_threshold=50")
-    (('jd_bonus', True), ('end_threshold', 50))
+    A string may be written bare or, as the spec writes it, in double quotes (``moon="add"``).
+
+    >>> parse_setting("jd_bonus=true"), parse_setting("end_threshold=50"), parse_setting('moon="add"')
+    (('jd_bonus', True), ('end_threshold', 50), ('moon', 'add'))
     """
     name, sep, raw = text.partition("=")
     name = name.strip()
@@ -258,6 +260,12 @@ def parse_setting(text: str) -> tuple[str, Any]:
     if parameter is None:
         raise RulesError(f"unknown variant parameter {name!r}; known: {', '.join(_BY_NAME)}", field=name)
     raw = raw.strip()
+    quoted = len(raw) >= 2 and raw[0] == raw[-1] == '"'
+    if quoted:
+        raw = raw[1:-1]
+    if quoted and not isinstance(parameter.default, str):
+        kind = "a boolean" if isinstance(parameter.default, bool) else "a whole number"
+        raise RulesError(f'{name}: "{raw}" is in quotes, but {name} is {kind}: write {name}={raw}', field=name)
     if parameter.values is bool or isinstance(parameter.default, bool):
         lowered = raw.lower()
         if lowered not in ("true", "false", "1", "0", "yes", "no"):

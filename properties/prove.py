@@ -263,14 +263,15 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     return results
 
 
-def run_rules(rules: Rules, *, deep: bool = False, timeout: float = 60.0, legality: Any = legal_plays,
-              confirm: bool = True, progress: Progress | None = None) -> list[ProofResult]:
+def run_rules(rules: Rules, *, label: str = "", deep: bool = False, timeout: float = 60.0,
+              legality: Any = legal_plays, confirm: bool = True, progress: Progress | None = None) -> list[ProofResult]:
     """Return the result of every invariant under one set of ``rules`` (a house rule, say).
 
-    The same proofs as :func:`run_catalogue`, for rules that need not be a preset.
+    The same proofs as :func:`run_catalogue`, for rules that need not be a preset. ``label``
+    names the rules in the results (default: the preset they equal, else their changes).
     """
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
-    label = _label(rules)
+    label = label or _label(rules)
     total = _CONTEXT_INVARIANTS + (1 if deep else 0)
     results = _context_results([(label, rules)], session, progress, total)
     if deep:

@@ -49,12 +49,50 @@ def test_play_preset_and_settings_change_the_rules():
     (["play", "--preset", "nosuch"], "invalid choice"),
     (["play", "--seed", "x"], "invalid int value"),
     (["frobnicate"], "invalid choice"),
+    (["play", "--set", 'players="4"'], 'players: "4" is in quotes, but players is a whole number'),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--bogus", "play"], "unrecognized arguments: --bogus"),
+    ([], "give a COMMAND: play, rules"),
 ])
 def test_invalid_arguments_one_line_exit_2(args, message):
     result = run(*args)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) <= 2
+
+
+def test_play_first_no_points_a_deadlock_prints_the_game_up_to_it_and_exits_1():
+    """seed003's discard restriction (FOLLOW-VOID) deadlocks seed 18 in round 1: play stops there."""
+    result = run("play", "--preset", "seed003", "--seed", "18")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = result.stdout.splitlines()
+    assert "  trick  8: seat 1 leads  10♣  -> seat 2 holds 2♥ 6♥ 7♥ 9♥ K♥ A♥ and has no legal play" in lines
+    assert lines[-2] == "  final      0     0     0     0"
+    assert lines[-1].startswith("Game stopped in round 1: FOLLOW-VOID: seat 2 has no legal play")
+    assert "no winners" in lines[-1] and "Winner" not in result.stdout
+    assert result.stderr == ("hearts-ref play: the rules deadlock in round 1: FOLLOW-VOID: seat 2 has no legal play: "
+                             "hand 2♥ 6♥ 7♥ 9♥ K♥ A♥, trick so far 10♣; these rules can deadlock\n")
+
+
+def test_play_json_a_deadlocked_game_record_matches_the_schema():
+    result = run("play", "--preset", "seed003", "--seed", "23", "--json")
+    assert result.returncode == 1 and result.stderr.startswith("hearts-ref play: the rules deadlock in round 6: ")
+    record = json.loads(result.stdout)
+    schema = json.loads((ROOT / "spec" / "record.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(record, schema)
+    deadlock = record["deadlock"]
+    assert len(record["rounds"]) == 5 and deadlock["number"] == 6 and record["winners"] == []
+    assert record["totals"] == [sum(r["scores"][seat] for r in record["rounds"]) for seat in range(4)]   # unchanged
+    assert (deadlock["rule"], deadlock["seat"], deadlock["hand"]) == ("FOLLOW-VOID", 0, ["6H", "9H", "QH", "KH", "AH"])
+    assert deadlock["plays"][0] == "2C" and deadlock["plays"][-2:] == ["8C", "AC"]
+
+
+def test_play_set_accepts_a_string_in_double_quotes_as_the_spec_writes_it():
+    quoted = run("play", "--seed", "3", "--set", 'moon="subtract"', "--set", 'hearts_broken_by = "any-heart"', "--json")
+    bare = run("play", "--seed", "3", "--set", "moon=subtract", "--set", "hearts_broken_by=any-heart", "--json")
+    assert quoted.returncode == 0, quoted.stderr
+    assert json.loads(quoted.stdout)["rules"]["moon"] == "subtract"
+    assert quoted.stdout == bare.stdout
 
 
 def test_rules_lists_every_spec_rule():

@@ -95,6 +95,20 @@ def test_prove_a_house_rule_with_three_players_is_sound():
     assert result.returncode == 0 and "SOUND: every invariant proved." in result.stdout
 
 
+@pytest.mark.parametrize("settings, label", [
+    (["hearts_broken_by=any-heart"], "seed000 + hearts_broken_by=any-heart (= seed004)"),
+    (["first_trick_points=allowed", "jd_bonus=yes"], "seed000 + first_trick_points=allowed, jd_bonus=true"),
+])
+def test_prove_a_house_rule_is_labelled_as_the_users_settings_not_as_a_preset(settings, label, capsys):
+    argv = ["prove", "--timeout", "60"] + [arg for setting in settings for arg in ("--set", setting)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].split(None, 1) == ["invariant", label]
+    assert main(argv + ["--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["presets"] == [label] and {r["rules"] for r in report["results"]} == {label}
+
+
 def test_invalid_prove_set_with_all_exits_2():
     result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--all", "--set", "jd_bonus=true"],
                             capture_output=True, text=True, cwd=ROOT, timeout=60)

@@ -1,5 +1,5 @@
 """Bad input: the record reader (with the referee behind it) and the vector reader (with the runner behind
-it) meet 10,400 generated inputs. Each must end in a RecordError that says where and why, or read
+it) meet 10,800 generated inputs. Each must end in a RecordError that says where and why, or read
 cleanly and then be judged without an exception; what the readers accept the JSON Schemas accept too.
 
 Inputs start from a real record and a real vector file and are broken the ways files get broken:
@@ -32,6 +32,7 @@ FUZZ = settings(deadline=None, derandomize=True, suppress_health_check=list(Heal
 
 RECORD = game_record(random_game(Rules(max_rounds=2), seed=3))
 RECORD_TEXT = dumps(RECORD)
+DEADLOCK_TEXT = dumps(game_record(random_game(Rules.preset("seed003"), seed=18)))   # stops in round 1
 SMALL_CASES = [c for c in load_vectors() if c.kind == "rule" and 0 < c.steps <= 10][:6]
 VECTORS = json.loads(dumps_vectors("fuzz", SMALL_CASES))
 VECTORS_TEXT = json.dumps(VECTORS)
@@ -140,6 +141,7 @@ def judge_vectors(raw: bytes, *, schema: bool = False) -> None:
 
 def test_the_bases_read_cleanly():
     assert referee(read_record(RECORD_TEXT)).valid and len(read_record(RECORD_TEXT).rounds) == 2
+    assert referee(read_record(DEADLOCK_TEXT)).deadlock.startswith("round 1: FOLLOW-VOID")
     assert [r.status for r in map(lambda c: run_case(ReferenceEngine(), c), read_vector_file(VECTORS_TEXT))] == \
         ["passed"] * len(SMALL_CASES)
 
@@ -159,6 +161,12 @@ def test_fuzz_record_bytes(raw):
 @settings(FUZZ, max_examples=200)
 @given(raw=st.one_of(mutated(RECORD_TEXT), damaged(RECORD_TEXT)))
 def test_fuzz_record_with_schema(raw):
+    judge_record(raw, schema=True)
+
+
+@settings(FUZZ, max_examples=400)
+@given(raw=st.one_of(mutated(DEADLOCK_TEXT), damaged(DEADLOCK_TEXT)))
+def test_fuzz_deadlocked_record(raw):
     judge_record(raw, schema=True)
 
 

@@ -89,6 +89,38 @@ def test_cli_perft_prints_the_count_and_divide_and_checks_the_file(tmp_path):
     assert "Traceback" not in unknown.stderr + mismatch.stderr
 
 
+@pytest.mark.parametrize("deal, depth, plays", [("shuffled", 99, 52), ("three-players", 52, 51)])
+def test_invalid_perft_depth_beyond_the_round_exits_2_at_once(deal, depth, plays):
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "perft", deal, "--depth", str(depth)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)   # it used to run forever
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"--depth {depth} is more than the {plays} plays of a round from deal {deal}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("spec", [
+    "python:tests.engines.python_engines:IgnoresFollowSuit",
+    "python:tests.engines.python_engines:ignores_follow_suit",
+    "python:tests.engines.python_engines:IGNORES_FOLLOW_SUIT",
+    "tests.engines.python_engines:IgnoresFollowSuit",
+    f"{sys.executable} -m hearts_ref serve --engine python:tests.engines.python_engines:IgnoresFollowSuit",
+])
+def test_cli_perft_takes_every_engine_spec_of_conform(spec):
+    """The engine offers its whole hand to the follower (FOLLOW-SUIT ignored): 13 second plays, not 5."""
+    result = run_cli("perft", "shuffled", "--depth", "2", "--engine", spec)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "perft shuffled depth 2: 13 (recorded: 5)"
+
+
+def test_cli_perft_takes_openspiel_and_the_reference_as_engines():
+    reference = run_cli("perft", "openspiel", "--depth", "3", "--engine", "reference")
+    assert reference.returncode == 0 and "(as recorded)" in reference.stdout, reference.stderr
+    pytest.importorskip("pyspiel")
+    openspiel = run_cli("perft", "openspiel", "--depth", "3", "--engine", "openspiel")
+    assert openspiel.returncode == 0, openspiel.stderr
+    assert openspiel.stdout.strip() == f"perft openspiel depth 3: {load_perft('openspiel').counts[2]} (as recorded)"
+
+
 def test_invalid_perft_file_says_why():
     with pytest.raises(RecordError, match="not a perft file"):
         perft_from_json({"format": "x"}, where="p.json")

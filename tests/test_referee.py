@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hearts_ref import Rules
+from hearts_ref.errors import RecordError
 from hearts_ref.record_reader import record_from_json
 from hearts_ref.records import game_record
 from hearts_ref.referee import referee
@@ -153,3 +154,83 @@ def test_cli_many_files_one_line_each_worst_exit_code(tmp_path):
     reports = json.loads(only_bad.stdout)
     assert [r["status"] for r in reports] == ["valid", "invalid"]
     assert reports[1]["findings"][0]["rule_id"] == "LEAD-WINNER"
+
+
+# FIRST-NO-POINTS: a game whose rules deadlock ends there, without winners ---------------------------
+
+DEADLOCKED = game_record(random_game(Rules.preset("seed003"), seed=23))   # stops in round 6 (FOLLOW-VOID)
+
+
+def deadlock_changed(edit) -> dict:
+    data = copy.deepcopy(DEADLOCKED)
+    edit(data)
+    return data
+
+
+def test_first_no_points_a_deadlocked_game_is_valid_and_the_deadlock_confirmed():
+    assert len(DEADLOCKED["rounds"]) == 5 and DEADLOCKED["winners"] == []
+    assert DEADLOCKED["totals"] == [sum(r["scores"][s] for r in DEADLOCKED["rounds"]) for s in range(4)]
+    verdict = referee(record_from_json(DEADLOCKED, validate_schema=True))
+    assert verdict.valid
+    assert verdict.deadlock.startswith("round 6: FOLLOW-VOID: seat 0 has no legal play: hand 6♥ 9♥ Q♥ K♥ A♥")
+
+
+@pytest.mark.parametrize("edit, rule, where, illegal", [
+    # one play fewer: the seat said to be stuck is not yet to play, and the one who is can play
+    (lambda d: d["deadlock"]["plays"].pop(), "FOLLOW-VOID", "deadlock", True),
+    # two plays swapped: the second seat plays a card the third holds
+    (lambda d: d["deadlock"].update(plays=[d["deadlock"]["plays"][i] for i in (0, 2, 1)] + d["deadlock"]["plays"][3:]),
+     "TRICK-ORDER", "deadlock.plays[1]", True),
+    (lambda d: d["deadlock"].update(seat=1), "FOLLOW-VOID", "deadlock.seat", False),
+    (lambda d: d["deadlock"]["hand"].pop(), "FOLLOW-VOID", "deadlock.hand", False),
+    (lambda d: d["deadlock"].update(rule="FIRST-NO-POINTS"), "FOLLOW-VOID", "deadlock.rule", False),
+    (lambda d: d.update(winners=[3]), "FIRST-NO-POINTS", "winners", False),
+    (lambda d: d["totals"].__setitem__(0, 0), "SCORE-TOTAL", "totals", False),
+    (lambda d: d["deadlock"].update(pass_direction="left"), "PASS-CYCLE", "deadlock.pass_direction", True),
+])
+def test_a_deadlock_the_record_gets_wrong_is_reported_with_its_rule(edit, rule, where, illegal):
+    findings = referee(record_from_json(deadlock_changed(edit), validate_schema=True)).findings
+    assert [(f.rule_id, f.where, f.illegal) for f in findings][:1] == [(rule, where, illegal)]
+
+
+def test_a_deadlock_under_rules_that_cannot_deadlock_is_not_confirmed():
+    sound = deadlock_changed(lambda d: d.update(rules=Rules().to_dict()))
+    sound["rounds"], sound["totals"] = [], [0, 0, 0, 0]
+    sound["deadlock"]["number"], sound["deadlock"]["dealer"] = 1, 0
+    findings = referee(record_from_json(sound, validate_schema=True)).findings
+    assert findings and findings[0].illegal and not referee(record_from_json(sound)).valid
+
+
+def test_end_threshold_a_deadlock_after_the_game_is_over_is_a_game_that_goes_on():
+    over = copy.deepcopy(GAME)
+    over["deadlock"] = copy.deepcopy(DEADLOCKED["deadlock"]) | {"number": len(GAME["rounds"]) + 1}
+    findings = referee(record_from_json(over, validate_schema=True)).findings
+    assert [(f.rule_id, f.where) for f in findings] == [("END-THRESHOLD", "deadlock")]
+
+
+@pytest.mark.parametrize("edit, where, why", [
+    (lambda d: d["deadlock"].update(rule="no rule"), "deadlock.rule", "is not a rule ID"),
+    (lambda d: d["deadlock"]["plays"].append(d["deadlock"]["plays"][0]), "deadlock.plays", "played twice"),
+    (lambda d: d["deadlock"].update(number=2), "deadlock.number", "round 2 where round 6 was expected"),
+    (lambda d: d["deadlock"].pop("hand"), "deadlock", "'hand'"),
+])
+def test_invalid_deadlock_fields_are_malformed_records(edit, where, why):
+    with pytest.raises(RecordError) as caught:
+        record_from_json(deadlock_changed(edit), where="game.json")
+    assert caught.value.where == f"game.json: {where}" and why in str(caught.value)
+    with pytest.raises(RecordError):   # with the schema checked first, still malformed
+        record_from_json(deadlock_changed(edit), where="game.json", validate_schema=True)
+
+
+def test_cli_referee_confirms_the_deadlock_of_hearts_ref_play(tmp_path):
+    played = run_cli("play", "--preset", "seed003", "--seed", "23", "--json")
+    assert played.returncode == 1
+    path = tmp_path / "deadlocked.json"
+    path.write_text(played.stdout)
+    result = run_cli("referee", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == (f"{path}: valid (5 rounds, then the rules deadlock in round 6: FOLLOW-VOID: "
+                                     "seat 0 has no legal play: hand 6♥ 9♥ Q♥ K♥ A♥, trick so far 8♣ A♣; these rules "
+                                     "can deadlock; the game ends without winners)")
+    reports = json.loads(run_cli("referee", str(path), "--json").stdout)
+    assert reports[0]["status"] == "valid" and reports[0]["deadlock"].startswith("round 6: FOLLOW-VOID")

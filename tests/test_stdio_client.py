@@ -194,6 +194,21 @@ def test_load_engine_python_spec_gives_an_in_process_engine():
     assert isinstance(engine, ReferenceEngine) and engine.name == "four-players-only"
 
 
+def test_load_engine_python_spec_takes_an_engine_object_a_class_or_a_factory():
+    from tests.engines import python_engines
+    as_object = load_engine("python:tests.engines.python_engines:IGNORES_FOLLOW_SUIT")
+    assert as_object is python_engines.IGNORES_FOLLOW_SUIT                 # used as it is, not called
+    from_class = load_engine("python:tests.engines.python_engines:IgnoresFollowSuit")
+    from_factory = load_engine("python:tests.engines.python_engines:ignores_follow_suit")
+    for engine in (from_class, from_factory):                              # a fresh instance each time
+        assert type(engine) is python_engines.IgnoresFollowSuit and engine is not as_object
+    assert load_engine("tests.engines.python_engines:IGNORES_FOLLOW_SUIT") is as_object
+
+
+def test_load_engine_reference_is_the_reference_in_process():
+    assert type(load_engine("reference")) is ReferenceEngine
+
+
 def test_load_engine_plain_module_attr_is_a_python_spec_too():
     assert load_engine("tests.engines.python_engines:FourPlayersOnly").name == "four-players-only"
     from hearts_ref.engines.stdio import load_engine as from_stdio
@@ -210,7 +225,8 @@ def test_load_engine_command_spec_runs_the_command_without_a_shell():
 @pytest.mark.parametrize("spec, message", [
     ("", "empty engine spec"),
     ("python:", "expected python:module:attr"),
-    ("python:hearts_ref.cards:CARDS", "is not a class or a factory"),
+    ("python:hearts_ref.cards:CARDS", "CARDS is not a class or a factory, nor an engine object (a tuple without name, version,"),
+    ("python:hearts_ref.engine:observe_game", "observe_game() failed: TypeError"),
     ("python:hearts_ref.cards:Card", "Card() failed: TypeError"),
     ("python:hearts_ref.cards:Card.parse", "parse() failed: TypeError"),
     ("python:tests.engines.python_engines:Nope.x", "has no attribute 'Nope'"),

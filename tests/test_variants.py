@@ -72,7 +72,9 @@ def test_parse_setting_types_values_per_registry():
     assert parse_setting("qs_breaks_hearts=True") == ("qs_breaks_hearts", True)
     assert parse_setting("players=5") == ("players", 5)
     assert parse_setting("moon=subtract") == ("moon", "subtract")
-    for bad in ["players=five", "jd_bonus=maybe", "moon", "nosuch=1"]:
+    assert parse_setting('moon="subtract"') == ("moon", "subtract")          # strings as the spec writes them
+    assert parse_setting('pass_cycle = "left-right-none"') == ("pass_cycle", "left-right-none")
+    for bad in ["players=five", "jd_bonus=maybe", "moon", "nosuch=1", 'players="4"', 'jd_bonus="true"']:
         with pytest.raises(RulesError):
             parse_setting(bad)
 

@@ -258,6 +258,45 @@ def test_vectors_run_cli_reports_and_exits_by_outcome():
     assert nosuch.returncode == 2 and "nosuch" in nosuch.stderr and "Traceback" not in nosuch.stderr
 
 
+# The same engine SPEC as conform and serve: an object, a class or a factory in process, a stdio
+# command line, OpenSpiel. Each names an engine that ignores FOLLOW-SUIT, so a loader that fell back
+# to the reference would pass.
+IGNORES_FOLLOW_SUIT_SPECS = [
+    "python:tests.engines.python_engines:IgnoresFollowSuit",
+    "python:tests.engines.python_engines:ignores_follow_suit",
+    "python:tests.engines.python_engines:IGNORES_FOLLOW_SUIT",
+    "tests.engines.python_engines:IGNORES_FOLLOW_SUIT",
+    f"{sys.executable} -m hearts_ref serve --engine python:tests.engines.python_engines:IgnoresFollowSuit",
+]
+
+
+@pytest.mark.parametrize("spec", IGNORES_FOLLOW_SUIT_SPECS)
+def test_vectors_run_cli_takes_every_engine_spec_of_conform(spec):
+    result = run_cli("vectors", "run", "--engine", spec, "--case", "follow-suit.any-card-of-the-suit")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "failed          follow-suit.any-card-of-the-suit" in result.stdout and "[FOLLOW-SUIT]" in result.stdout
+    assert "on ignores-follow-suit:" in result.stdout
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("nosuchcase", "case IDs look like '"),
+    ("score-mon", "did you mean 'score-moon'"),
+    ("FOLLOW-SUIT", "did you mean 'follow-suit'"),      # a rule ID, where case IDs are lowercase
+])
+def test_invalid_vectors_run_case_that_names_no_case_exits_2(text, hint):
+    result = run_cli("vectors", "run", "--case", "score-moon", "--case", text)
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"--case {text!r}: no case named or containing it among the {len(SUITE)} cases" in result.stderr
+    assert hint in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_vectors_run_cli_takes_openspiel_as_an_engine():
+    pytest.importorskip("pyspiel")
+    result = run_cli("vectors", "run", "--engine", "openspiel", "--case", "game.openspiel")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 cases" in result.stdout and "on open_spiel/hearts: 3 passed" in result.stdout
+
+
 # Reading ------------------------------------------------------------------------------------------
 
 def _one_case_file() -> dict:

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from hearts_ref.cli import main
 from hearts_ref.commands import verify
 from tests.test_variants import ROOT
@@ -13,7 +15,8 @@ def test_verify_passes_on_the_reference_with_one_verdict_line():
     result = subprocess.run([sys.executable, "-m", "hearts_ref", "verify", "--games", "6"], capture_output=True,
                             text=True, cwd=ROOT, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
-    verdict = result.stdout.strip().splitlines()[-1]
+    first, verdict = result.stdout.strip().splitlines()[0], result.stdout.strip().splitlines()[-1]
+    assert first == "hearts-ref verify: rules: every preset for the proofs, seed000 for the stdio games"
     assert verdict.startswith("hearts-ref verify: PASS: ")
     assert "proof outcomes as expected" in verdict and "vectors passed" in verdict
     assert "over stdio, 0 deviations" in verdict and "Traceback" not in result.stderr
@@ -45,6 +48,51 @@ def test_verify_a_step_that_crashes_is_a_failure_not_a_traceback(capsys, monkeyp
     assert "could not run: RuntimeError: z3 is missing" in capsys.readouterr().out
 
 
+def _without_vectors_and_stdio(monkeypatch):
+    for step in ("vectors", "perft", "stdio"):
+        monkeypatch.setitem(verify.STEPS, step, lambda rules, args: {"ok": True, "summary": "skipped here"})
+
+
+def test_verify_proves_the_house_rule_of_set_and_fails_when_it_can_deadlock(capsys, monkeypatch):
+    """FIRST-NO-POINTS without FIRST-EXCEPTION deadlocks with four players: verify must not pass it."""
+    _without_vectors_and_stdio(monkeypatch)
+    assert main(["verify", "--set", "first_trick_points=forbidden"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "hearts-ref verify: rules: seed000 + first_trick_points=forbidden"
+    proofs = next(line for line in lines if "proofs" in line)
+    assert proofs.split()[:2] == ["FAIL", "proofs"]
+    assert "UNSOUND, refuted LEGAL-MOVE-EXISTS, FIRST-TRICK-NO-DEADLOCK" in proofs
+    assert any("hand: Q♠ 2♥ 3♥" in line for line in lines)            # the counterexample's hand
+    assert lines[-1].startswith("hearts-ref verify: FAIL: seed000 + first_trick_points=forbidden: UNSOUND")
+
+
+def test_verify_proves_only_the_rules_chosen_and_says_which(capsys, monkeypatch):
+    _without_vectors_and_stdio(monkeypatch)
+    assert main(["verify", "--preset", "seed004", "--set", "jd_bonus=true", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"]["label"] == "seed004 + jd_bonus=true" and data["rules"]["values"]["jd_bonus"] is True
+    proofs = data["steps"]["proofs"]
+    assert proofs["ok"] and proofs["refuted"] == [] and proofs["summary"].startswith("seed004 + jd_bonus=true: SOUND")
+    assert proofs["checked"] == 9          # one set of rules, not every preset
+
+
+def test_verify_a_preset_known_to_deadlock_passes_when_the_deadlock_is_found(capsys, monkeypatch):
+    _without_vectors_and_stdio(monkeypatch)
+    assert main(["verify", "--preset", "seed003"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hearts-ref verify: rules: seed003\n")
+    assert "ok   proofs   seed003: unsound as expected of seed003 (FOLLOW-VOID), refuted LEGAL-MOVE-EXISTS" in out
+
+
 def test_invalid_verify_arguments_exit_2(capsys):
     assert main(["verify", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "soon"])
+def test_invalid_verify_timeout_exits_2_like_prove(value):
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "verify", f"--timeout={value}"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("hearts-ref verify: error: argument --timeout: ")
+    assert len(result.stderr.strip().splitlines()) == 1

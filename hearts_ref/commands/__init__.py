@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Mapping
+from typing import Any
 
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
-__all__ = ["add_rules_arguments", "rules_from_args"]
+__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds"]
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--preset NAME`` and ``--set name=value`` (repeatable) to a subcommand."""
-    parser.add_argument("--preset", default=DEFAULT_PRESET, choices=sorted(PRESETS), metavar="NAME",
+def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = DEFAULT_PRESET) -> None:
+    """Add ``--preset NAME`` and ``--set name=value`` (repeatable) to a subcommand.
+
+    ``preset_default=None`` leaves ``args.preset`` None when ``--preset`` is not given (for a
+    subcommand that does something else then); :func:`rules_from_args` still reads it as the default.
+    """
+    parser.add_argument("--preset", default=preset_default, choices=sorted(PRESETS), metavar="NAME",
                         help=f"rules preset: {', '.join(PRESETS)} (default {DEFAULT_PRESET})")
     parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="change one variant parameter (see 'hearts-ref rules --registry'); repeatable")
@@ -20,4 +27,40 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
     overrides = dict(parse_setting(text) for text in args.settings)
-    return Rules.preset(args.preset, **overrides)
+    return Rules.preset(args.preset or DEFAULT_PRESET, **overrides)
+
+
+def positive_seconds(text: str) -> float:
+    """Return ``text`` as a finite number of seconds above 0 (an argparse ``type``); else say why.
+
+    >>> positive_seconds("2.5")
+    2.5
+    >>> positive_seconds("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: the timeout must be more than 0 seconds (and finite), got 0
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < math.inf:   # also refuses nan
+        raise argparse.ArgumentTypeError(f"the timeout must be more than 0 seconds (and finite), got {text}")
+    return value
+
+
+def rules_label(preset: str, overrides: Mapping[str, Any]) -> str:
+    """Return how a report names the rules of ``--preset`` and ``--set``: the preset, or the preset and the
+    user's settings (a house rule), with the preset those rules equal if there is one.
+
+    >>> rules_label("seed000", {}), rules_label("seed004", {"jd_bonus": True})
+    ('seed000', 'seed004 + jd_bonus=true')
+    >>> rules_label("seed000", {"hearts_broken_by": "any-heart"})
+    'seed000 + hearts_broken_by=any-heart (= seed004)'
+    """
+    if not overrides:
+        return preset
+    rules = Rules.preset(preset, **overrides)
+    settings = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                         for name, value in overrides.items())
+    same = next((name for name in PRESETS if Rules.preset(name) == rules), None)
+    return f"{preset} + {settings}" + (f" (= {same})" if same else "")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import nullcontext
 
-from hearts_ref.commands._engines import load_engine
+from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.perft import divide, divide_engine, load_perft, perft, perft_engine, perft_names
 
@@ -25,9 +26,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="plays from the first lead (default: the deepest count in the file)")
     parser.add_argument("--divide", action="store_true", help="also print the count per first play")
     parser.add_argument("--engine", default=None, metavar="SPEC",
-                        help="count through an engine instead of the reference's own states: 'reference' or "
-                             "MODULE:ATTR (an Engine, or a class or function returning one); each position is "
-                             "reached by replaying its plays, so this is slow")
+                        help="count through an engine instead of the reference's own states (each position is "
+                             f"reached by replaying its plays, so this is slow): {SPEC_HELP}")
     parser.add_argument("--list", action="store_true", help="list the deals of spec/perft/ and their depths")
     parser.epilog = "exit codes: 0 the count matches the file (or the file has none), 1 it differs, 2 bad input"
 
@@ -44,17 +44,22 @@ def run(args: argparse.Namespace) -> int:
     depth = args.depth if args.depth is not None else len(deal.counts)
     if depth < 1:
         raise HeartsError(f"--depth must be at least 1, not {depth}")
-    engine = load_engine(args.engine) if args.engine else None
-    start = time.perf_counter()
-    if args.divide:
-        counts = (divide_engine(engine, deal.rules, deal.hands, depth) if engine
-                  else divide(deal.start(), depth))
-        for card, count in counts.items():
-            print(f"{card}: {count}")
-        total = sum(counts.values())
-    else:
-        total = perft_engine(engine, deal.rules, deal.hands, depth) if engine else perft(deal.start(), depth)
-    elapsed = time.perf_counter() - start
+    plays = sum(len(hand) for hand in deal.hands)   # the plays left in the round from this deal
+    if depth > plays:
+        raise HeartsError(f"--depth {depth} is more than the {plays} plays of a round from deal {deal.name} "
+                          f"(depth 1..{plays}; {deal.name} records counts to depth {len(deal.counts)})")
+    with opened_engine(args.engine) if args.engine else nullcontext() as engine:
+        start = time.perf_counter()
+        if args.divide:
+            counts = (divide_engine(engine, deal.rules, deal.hands, depth) if engine is not None
+                      else divide(deal.start(), depth))
+            for card, count in counts.items():
+                print(f"{card}: {count}")
+            total = sum(counts.values())
+        else:
+            total = (perft_engine(engine, deal.rules, deal.hands, depth) if engine is not None
+                     else perft(deal.start(), depth))
+        elapsed = time.perf_counter() - start
     expected = deal.counts[depth - 1] if depth <= len(deal.counts) else None
     verdict = "" if expected is None else (" (as recorded)" if expected == total else f" (recorded: {expected})")
     print(f"perft {deal.name} depth {depth}: {total}{verdict}")

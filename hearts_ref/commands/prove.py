@@ -5,8 +5,9 @@ Usage::
     hearts-ref prove [--preset NAME ... | --all] [--set NAME=VALUE ...] [--deep] [--json] [--timeout S] [--jobs N]
 
 Without ``--preset`` every preset is proved. ``--set`` proves a house rule instead: one preset
-(``seed000`` unless ``--preset`` names another) with variant values changed, ending with a
-``SOUND`` or ``UNSOUND`` line. ``--all`` adds every variant combination of
+(``seed000`` unless ``--preset`` names another) with variant values changed, labelled with
+the preset and the settings (``seed000 + hearts_broken_by=any-heart (= seed004)``, naming the
+preset these rules equal, if any), ending with a ``SOUND`` or ``UNSOUND`` line. ``--all`` adds every variant combination of
 the registry (per-context proofs). ``--deep`` adds the inductive proof over the whole
 transition relation for each preset. Progress goes to stderr: a bar on a terminal,
 otherwise a plain line at most every second. The report goes to stdout: a table of
@@ -26,7 +27,7 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
          "methods": ["context", "inductive", "engine"]}, ...],
       "results": [                          # one per invariant, preset and method
         {"invariant": "...", "statement": "...", "rule_ids": [...],
-         "rules": "seed001",                # the preset (or a combination's values)
+         "rules": "seed001",                # the preset, or with --set the house rule ("seed000 + jd_bonus=true")
          "changes": {"first_trick_points": "forbidden", ...},   # values that differ from the default
          "method": "context" | "inductive",
          "status": "proved" | "refuted" | "unconfirmed" | "timed out" | "error" | "n/a",
@@ -66,19 +67,10 @@ import sys
 import time
 from typing import TextIO
 
+from hearts_ref.commands import positive_seconds, rules_label
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
 __all__ = ["configure", "run", "ProgressBar"]
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the timeout must be more than 0 seconds, got {text}")
-    return value
 
 
 def _jobs(text: str) -> int:
@@ -99,7 +91,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deep", action="store_true",
                         help="add the inductive proof over the whole transition relation (every reachable state)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
-    parser.add_argument("--timeout", type=_seconds, default=60.0, metavar="S",
+    parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 60)")
     parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                         help="processes for the inductive proofs of several presets (default 1)")
@@ -143,8 +135,10 @@ def run(args: argparse.Namespace) -> int:
         from properties.prove import run_rules
 
         overrides = dict(parse_setting(text) for text in args.settings)
-        rules = Rules.preset(args.preset[0] if args.preset else DEFAULT_PRESET, **overrides)
-        results = run_rules(rules, deep=args.deep, timeout=args.timeout, progress=progress)
+        preset = args.preset[0] if args.preset else DEFAULT_PRESET
+        rules = Rules.preset(preset, **overrides)
+        results = run_rules(rules, label=rules_label(preset, overrides), deep=args.deep, timeout=args.timeout,
+                            progress=progress)
         presets = [results[0].rules] if results else []
         return _report(args, results, presets, None, time.perf_counter() - start, verdict=True)
     presets = args.preset or list(PRESETS)

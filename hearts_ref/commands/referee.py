@@ -2,7 +2,8 @@
 
 For each file: ``valid``, or the first illegal step (rule ID, seat, card, the legal set and
 the trick so far) and every wrong derived field (trick winner, points, scores, totals,
-winners) with its rule ID. Exit 0 when every file is valid, 1 when a record breaks a rule,
+winners) with its rule ID. A game that ends in a deadlock (FIRST-NO-POINTS, the record's
+``deadlock``) is valid once the referee has replayed it and found that seat without a legal play. Exit 0 when every file is valid, 1 when a record breaks a rule,
 2 when a file is malformed (JSON line and column, or the schema path); the worst wins.
 """
 
@@ -30,7 +31,11 @@ def report_text(report: FileReport) -> list[str]:
     verdict = report.verdict
     assert verdict is not None
     if verdict.valid:
-        return [f"{report.path}: valid ({verdict.rounds} round{'s' if verdict.rounds != 1 else ''})"]
+        rounds = f"{verdict.rounds} round{'s' if verdict.rounds != 1 else ''}"
+        if verdict.deadlock:   # FIRST-NO-POINTS: a game that stops there is valid, without winners
+            return [f"{report.path}: valid ({rounds}, then the rules deadlock in {verdict.deadlock}; "
+                    "the game ends without winners)"]
+        return [f"{report.path}: valid ({rounds})"]
     return [f"{report.path}: {finding.text()}" for finding in verdict.findings]
 
 
@@ -38,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     reports = [referee_file(path) for path in args.records]
     if args.json:
         print(json.dumps([{"path": r.path, "status": r.status, "error": r.error,
-                           "findings": [f.to_dict() for f in r.verdict.findings] if r.verdict else []}
+                           "findings": [f.to_dict() for f in r.verdict.findings] if r.verdict else [],
+                           "deadlock": r.verdict.deadlock if r.verdict else None}
                           for r in reports], indent=1, ensure_ascii=False))
     else:
         for report in reports:

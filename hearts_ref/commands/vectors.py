@@ -4,18 +4,22 @@
 files (``spec/perft/``) from the reference, byte for byte the same on every run.
 ``run [--engine SPEC] [PATH ...]`` runs every case and accounts for each: passed, failed
 (first failing step, rule IDs, expected and actual), skipped (with the reason), expected-fail
-or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed or was not accounted for.
+or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed or was not accounted for,
+2 for bad input (a file that does not read, an engine SPEC that names no engine, a ``--case``
+that no case ID contains).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 import time
 from pathlib import Path
 
-from hearts_ref.commands._engines import ENGINE_HELP, load_engine
+from hearts_ref.engines.load import SPEC_HELP, opened_engine
+from hearts_ref.errors import HeartsError
 from hearts_ref.vectors.generate import write_perft, write_suite
 from hearts_ref.vectors.model import SUITE_VERSION
 from hearts_ref.vectors.reader import load_vectors
@@ -37,7 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             description="Run the vectors on an engine; every case is accounted for.")
     runner.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="vector files or folders (default: the suite in spec/vectors/)")
-    runner.add_argument("--engine", default="reference", metavar="SPEC", help=ENGINE_HELP)
+    runner.add_argument("--engine", default="reference", metavar="SPEC",
+                        help=f"the engine to run the vectors on (default reference): {SPEC_HELP}")
     runner.add_argument("--case", action="append", default=[], metavar="TEXT",
                         help="run only cases whose ID contains TEXT (repeatable)")
     runner.add_argument("--verbose", action="store_true", help="print every case, passed ones too")
@@ -60,16 +65,29 @@ def _line(result: CaseResult) -> str:
     return f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else "")
 
 
+def _check_case_texts(texts: list[str], ids: list[str]) -> None:
+    """Raise :class:`HeartsError` for a ``--case`` TEXT that no case ID contains, with the IDs closest to it."""
+    for text in texts:
+        if any(text in case_id for case_id in ids):
+            continue
+        words = sorted({part for case_id in ids for part in case_id.split(".")} | set(ids))
+        close = difflib.get_close_matches(text.lower(), words, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else \
+            (f"; case IDs look like {ids[0]!r}" if ids else "")
+        raise HeartsError(f"--case {text!r}: no case named or containing it among the {len(ids)} cases{hint}")
+
+
 def _run(args: argparse.Namespace) -> int:
-    engine = load_engine(args.engine)
     cases = []
     for path in args.paths or [None]:
         cases += load_vectors(path, validate_schema=args.validate_schema)
     if args.case:
+        _check_case_texts(args.case, [c.id for c in cases])
         cases = [c for c in cases if any(text in c.id for text in args.case)]
-    start = time.perf_counter()
-    results = run_vectors(engine, cases)
-    elapsed = time.perf_counter() - start
+    with opened_engine(args.engine) as engine:
+        start = time.perf_counter()
+        results = run_vectors(engine, cases)
+        elapsed = time.perf_counter() - start
     missing = unaccounted(cases, results)
     counts = summarize(results)
     if args.json:

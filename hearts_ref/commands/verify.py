@@ -2,6 +2,12 @@
 differential run of the reference served over stdio against the reference in process, ending
 with one verdict line.
 
+Without ``--preset`` or ``--set`` the proofs cover every preset and the stdio games play the
+default rules. With them, both use the rules chosen (the first line names them): the proofs
+are those of ``hearts-ref prove --preset/--set``, and rules that can deadlock a round fail
+the job, unless they are a preset known to deadlock (``hearts_ref.variants.EXPECTED_UNSOUND``).
+The vectors and perft counts are fixed deals with their own rules.
+
 Exit 0 when every step holds (every proof outcome as expected, every vector and perft count
 passed, no deviation over stdio), 1 otherwise, 2 for bad arguments.
 """
@@ -15,23 +21,42 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hearts_ref.commands import add_rules_arguments, rules_from_args
-from hearts_ref.variants import Rules
+from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args, rules_label
+from hearts_ref.variants import DEFAULT_PRESET, EXPECTED_UNSOUND, Rules, parse_setting
 
 __all__ = ["configure", "run", "STEPS"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_rules_arguments(parser)
+    add_rules_arguments(parser, preset_default=None)
     parser.add_argument("--games", type=int, default=24, metavar="N",
                         help="differential games over stdio (default 24: four per policy)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the differential games (default 1)")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="S", help="per-query proof timeout")
+    parser.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="S",
+                        help="seconds per z3 query before it counts as timed out (default 20)")
     parser.add_argument("--json", action="store_true", help="print the outcome of each step as JSON")
+    parser.epilog = ("without --preset or --set the proofs cover every preset; with them, the proofs and the stdio "
+                     "games use the rules chosen, and rules that can deadlock a round fail (unless they are a "
+                     f"preset known to: {', '.join(EXPECTED_UNSOUND)}). exit codes: 0 every step holds, "
+                     "1 one does not, 2 bad input")
+
+
+def _chosen(args: argparse.Namespace) -> bool:
+    """Whether the user chose the rules (``--preset`` or ``--set``)."""
+    return args.preset is not None or bool(args.settings)
+
+
+def _label(args: argparse.Namespace) -> str:
+    """The rules of the run, as the reports name them."""
+    if not _chosen(args):
+        return f"every preset for the proofs, {DEFAULT_PRESET} for the stdio games"
+    return rules_label(args.preset or DEFAULT_PRESET, dict(parse_setting(text) for text in args.settings))
 
 
 def _proofs(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
-    """The fast proof tier for every preset: each outcome must match its expectation."""
+    """The fast proof tier, for every preset or for the rules chosen: each outcome must match its expectation."""
+    if _chosen(args):
+        return _proofs_of(rules, args)
     from properties.prove import run_catalogue
 
     results = run_catalogue(None, deep=False, timeout=args.timeout)
@@ -42,6 +67,33 @@ def _proofs(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
                        f"({refuted} refuted with a counterexample replayed on the engine)",
             "failures": [f"{r.invariant} under {r.rules}: {r.status}, expected {r.expected} {r.detail}"
                          for r in unexpected][:10]}
+
+
+def _proofs_of(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    """The fast proof tier for the rules chosen, as ``hearts-ref prove --preset/--set``; rules that can
+    deadlock fail, unless they are a preset known to (then the deadlock must be found)."""
+    from properties.prove import run_rules
+
+    label = _label(args)
+    results = run_rules(rules, label=label, deep=False, timeout=args.timeout)
+    unexpected = [r for r in results if not r.matches]
+    refuted = [r for r in results if r.status == "refuted"]
+    known = next((name for name in EXPECTED_UNSOUND if Rules.preset(name) == rules), None)
+    names = ", ".join(r.invariant for r in refuted)
+    if not refuted:
+        verdict = "SOUND" if not unexpected else "not settled"
+    elif known:
+        verdict = f"unsound as expected of {known} ({EXPECTED_UNSOUND[known]}), refuted {names}"
+    else:
+        verdict = f"UNSOUND, refuted {names}: these rules can deadlock a round"
+    failures = [f"{r.invariant} under {r.rules}: {r.status}, expected {r.expected} {r.detail}" for r in unexpected]
+    if refuted and not known:   # the counterexample: where, and the hand with no legal play
+        failures += ["; ".join(line.strip() for line in r.counterexamples[0].text().splitlines()[:2])
+                     for r in refuted if r.counterexamples]
+    return {"ok": not unexpected and (not refuted or known is not None), "checked": len(results),
+            "unexpected": len(unexpected), "refuted": [r.invariant for r in refuted],
+            "summary": f"{label}: {verdict} ({len(results) - len(unexpected)}/{len(results)} proof outcomes "
+                       "as expected)", "failures": failures[:10]}
 
 
 def _vectors(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
@@ -102,6 +154,9 @@ def run(args: argparse.Namespace) -> int:
         print("hearts-ref verify: error: --games must be at least 1", file=sys.stderr)
         return 2
     rules = rules_from_args(args)
+    label = _label(args)
+    if not args.json:
+        print(f"hearts-ref verify: rules: {label}")
     start = time.monotonic()
     outcomes: dict[str, dict[str, Any]] = {}
     for name, step in STEPS.items():
@@ -121,7 +176,9 @@ def run(args: argparse.Namespace) -> int:
     ok = all(o["ok"] for o in outcomes.values())
     seconds = time.monotonic() - start
     if args.json:
-        print(json.dumps({"ok": ok, "seconds": round(seconds, 2), "steps": outcomes}, indent=2))
+        print(json.dumps({"ok": ok, "seconds": round(seconds, 2),
+                          "rules": {"label": label, "chosen": _chosen(args), "values": rules.to_dict()},
+                          "steps": outcomes}, indent=2))
     else:
         verdict = "PASS" if ok else "FAIL"
         print(f"hearts-ref verify: {verdict}: " + "; ".join(o["summary"] for o in outcomes.values())

@@ -1,15 +1,20 @@
 """Engine specs: the one string that names an engine on the command line, turned into an :class:`Engine`.
 
+Every subcommand that takes ``--engine SPEC`` (conform, serve, vectors run, perft) reads it here.
 A SPEC is one of:
 
-- ``python:module:attr``: an in-process Python engine; ``attr`` is a class or a factory
-  called with no arguments (``python:hearts_ref.engine:ReferenceEngine``); plain
-  ``module:attr`` (one word, dotted names only) means the same;
+- ``reference``: hearts-ref's own :class:`~hearts_ref.engine.ReferenceEngine`, in process;
+- ``python:module:attr``: an in-process Python engine; ``attr`` is an engine object (one with
+  every member of the :class:`~hearts_ref.engine.Engine` interface), or a class or a factory
+  called with no arguments that returns one (``python:hearts_ref.engine:ReferenceEngine``);
+  plain ``module:attr`` (one word, dotted names only) means the same;
 - ``openspiel``: OpenSpiel's ``hearts`` through the adapter ``hearts_ref.engines.openspiel``;
 - anything else: a command line speaking the stdio protocol, split like a shell would
   (``"./my-engine --fast"``) but run without a shell.
 
 >>> load_engine("python:hearts_ref.engine:ReferenceEngine").name
+'hearts-ref'
+>>> load_engine("reference").name
 'hearts-ref'
 >>> load_engine("python:hearts_ref.engine")
 Traceback (most recent call last):
@@ -21,14 +26,17 @@ from __future__ import annotations
 import importlib
 import re
 import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from hearts_ref.engine import Engine
+from hearts_ref.engine import Engine, ReferenceEngine
 from hearts_ref.errors import HeartsError
 
-__all__ = ["EngineSpecError", "load_engine", "SPEC_HELP"]
+__all__ = ["EngineSpecError", "load_engine", "opened_engine", "SPEC_HELP"]
 
-SPEC_HELP = ("python:module:attr or module:attr (an in-process Python engine), openspiel (OpenSpiel's hearts), "
+SPEC_HELP = ("reference (hearts-ref itself), python:module:attr or module:attr (an in-process Python engine: "
+             "an engine object, or a class or factory returning one), openspiel (OpenSpiel's hearts), "
              "or a command line speaking the stdio protocol (run without a shell)")
 
 _MODULE_ATTR = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
@@ -49,6 +57,8 @@ def load_engine(spec: str, **options: Any) -> Engine:
     if not isinstance(spec, str) or not spec.strip():
         raise EngineSpecError(f"empty engine spec; give {SPEC_HELP}")
     spec = spec.strip()
+    if spec == "reference":
+        return ReferenceEngine()
     if spec.startswith("python:"):
         return _python_engine(spec)
     if _MODULE_ATTR.match(spec):
@@ -61,6 +71,18 @@ def load_engine(spec: str, **options: Any) -> Engine:
         raise EngineSpecError(f"engine command {spec!r}: {error}") from None
     from hearts_ref.engines.stdio import StdioEngine
     return StdioEngine(argv, **options)
+
+
+@contextmanager
+def opened_engine(spec: str, **options: Any) -> Iterator[Engine]:
+    """Yield the engine named by ``spec`` (as :func:`load_engine`), closed afterwards if it has ``close()``."""
+    engine = load_engine(spec, **options)
+    try:
+        yield engine
+    finally:
+        close = getattr(engine, "close", None)
+        if callable(close):
+            close()
 
 
 def _python_engine(spec: str) -> Engine:
@@ -82,8 +104,12 @@ def _python_engine(spec: str) -> Engine:
             raise EngineSpecError(f"engine spec {spec!r}: {target.__name__ if hasattr(target, '__name__') else target!r} "
                                   f"has no attribute {name!r}")
         target = getattr(target, name)
+    # An engine object is used as it is; a class (even one with every member) or a factory is called.
+    if not isinstance(target, type) and not _missing(target):
+        return target
     if not callable(target):
-        raise EngineSpecError(f"engine spec {spec!r}: {attr} is not a class or a factory")
+        raise EngineSpecError(f"engine spec {spec!r}: {attr} is not a class or a factory, nor an engine object "
+                              f"(a {type(target).__name__} without {', '.join(_missing(target))})")
     try:
         engine = target()
     except Exception as error:
@@ -108,8 +134,13 @@ def _openspiel_engine() -> Engine:
 
 def _checked(engine: Any, spec: str) -> Engine:
     """Return ``engine`` if it has every member of the :class:`Engine` interface; else say what is missing."""
-    missing = [name for name in _ENGINE_MEMBERS if not hasattr(engine, name)]
+    missing = _missing(engine)
     if missing:
         raise EngineSpecError(f"engine spec {spec!r}: {type(engine).__name__} is not an Engine "
                               f"(missing {', '.join(missing)})")
     return engine
+
+
+def _missing(engine: Any) -> list[str]:
+    """The members of the :class:`Engine` interface that ``engine`` lacks."""
+    return [name for name in _ENGINE_MEMBERS if not hasattr(engine, name)]

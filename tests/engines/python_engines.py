@@ -105,3 +105,12 @@ class NoPassing(ReferenceEngine):
 
     def capabilities(self) -> Capabilities:
         return Capabilities(passing=False)
+
+
+def ignores_follow_suit() -> IgnoresFollowSuit:
+    """A factory: ``python:tests.engines.python_engines:ignores_follow_suit`` calls it for the engine."""
+    return IgnoresFollowSuit()
+
+
+# An engine object: ``python:tests.engines.python_engines:IGNORES_FOLLOW_SUIT`` is used as it is.
+IGNORES_FOLLOW_SUIT = IgnoresFollowSuit()
