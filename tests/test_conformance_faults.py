@@ -90,3 +90,18 @@ def test_a_game_under_a_huge_end_threshold_stops_at_the_round_limit(monkeypatch,
                  "--negative-games", "0", "--no-vectors", "--set", "end_threshold=1000000000",
                  "--time-limit", "0.5"]) == 0
     assert "(time limit: 1)" in capsys.readouterr().out
+
+
+def test_a_python_engine_in_the_current_folder_is_found_by_the_installed_command(tmp_path):
+    """As ``python -m`` does, ``--engine python:module:attr`` finds a module next to where it runs."""
+    import shutil
+    import subprocess
+    (tmp_path / "my_engine.py").write_text("from hearts_ref.engine import ReferenceEngine as MyEngine\n",
+                                           encoding="utf-8")
+    command = shutil.which("hearts-ref")
+    assert command, "hearts-ref is installed with the package"
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([command, "conform", "--engine", "python:my_engine:MyEngine", "--games", "1",
+                           "--no-vectors", "--set", "max_rounds=1"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "verdict: PASS" in done.stdout, done.stderr

@@ -24,8 +24,10 @@ hearts_ref.engines.load.EngineSpecError: engine spec 'python:hearts_ref.engine':
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import shlex
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -91,10 +93,14 @@ def _python_engine(spec: str) -> Engine:
         raise EngineSpecError(f"engine spec {spec!r}: expected python:module:attr "
                               "(for example python:my_engine:MyEngine)")
     _, module_name, attr = parts
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:   # as ``python -m`` does: modules of the current folder
+        sys.path.append(here)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        raise EngineSpecError(f"engine spec {spec!r}: no module named {error.name!r}") from None
+        raise EngineSpecError(f"engine spec {spec!r}: no module named {error.name!r} (looked in the current "
+                              "folder and on PYTHONPATH)") from None
     except Exception as error:
         raise EngineSpecError(f"engine spec {spec!r}: importing {module_name} failed: "
                               f"{type(error).__name__}: {error}") from None
