@@ -227,6 +227,28 @@ def test_vectors_plug_into_the_rule_pages_when_present(tmp_path, monkeypatch):
     assert '<span id="case-lead-open-2c-only"></span>' in page and "../rules/03-leading.md#LEAD-OPEN" in page
 
 
+def _rule_section(site: Path, rule_id: str) -> str:
+    """The text of one rule's section on its chapter page, from its heading to the next rule's."""
+    page = (site / "rules" / RULES[rule_id].chapter / "index.html").read_text(encoding="utf-8")
+    start = page.index(f'id="{rule_id}"')
+    end = page.find("<h2 ", start)
+    return html.unescape(re.sub(r"<[^>]+>", "", page[start:end if end >= 0 else len(page)]))
+
+
+def test_every_vector_case_is_on_the_site_and_on_the_pages_of_its_rules(site):
+    """Every case of spec/vectors/ (its subfolders too) has its anchor, and no rule a case names says it has none."""
+    from hearts_ref.vectors import load_vectors
+    cases = load_vectors()
+    page = Page((site / "conformance" / "vectors" / "index.html").read_text(encoding="utf-8"))
+    missing = [c.id for c in cases if conformance_pages.case_anchor(c.id) not in page.ids]
+    assert not missing, f"{len(missing)} of {len(cases)} vector cases are not on the site: {missing[:10]}"
+    named = sorted({rule_id for case in cases for rule_id in case.rule_ids})
+    wrong = [rule_id for rule_id in named if "No vector names this rule" in _rule_section(site, rule_id)]
+    assert not wrong, f"rule pages say no vector names these rules, which vectors name: {wrong}"
+    follow = _rule_section(site, "FOLLOW-SUIT")
+    assert "follow-suit.any-card-of-the-suit" in follow
+
+
 def test_the_variant_matrix_agrees_with_the_installed_openspiel_and_the_preset(site):
     page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
     assert "no_pts_on_first_trick" in page and "OpenSpiel hearts" in page

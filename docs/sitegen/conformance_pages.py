@@ -1,7 +1,7 @@
 """The conformance reference pages: the stdio protocol and the vector and perft formats, with every vector case.
 
 They include ``spec/protocol/README.md`` and ``spec/vectors.md`` when present, and list
-the cases of ``spec/vectors/*.json`` and the files of ``spec/perft/``; before those
+the cases of every ``*.json`` file under ``spec/vectors/`` and the deals of ``spec/perft/``; before those
 exist, the pages say so.
 
 >>> print(include_markdown("# Title\\n\\nSee [the vectors](../vectors.md) and FOLLOW-SUIT.\\n\\n```\\nFOLLOW-SUIT\\n```",
@@ -75,17 +75,22 @@ def protocol_page() -> str:
 
 
 def vector_cases() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
-    """Return every vector case as (file name, case) and the problems met while reading ``spec/vectors/``."""
+    """Return every vector case as (file, case) and the problems met while reading ``spec/vectors/``.
+
+    The files are read as ``hearts_ref.vectors.load_vectors`` reads them: every ``*.json`` under
+    the folder, its subfolders included, sorted by path; ``file`` is the path under ``spec/vectors/``.
+    """
     cases, problems = [], []
-    for path in sorted(VECTORS.glob("*.json")) if VECTORS.is_dir() else []:
+    for path in sorted(VECTORS.rglob("*.json")) if VECTORS.is_dir() else []:
+        name = path.relative_to(VECTORS).as_posix()
         data, error = read_json(path)
         if error:
             problems.append(error)
             continue
         found = [c for c in records(data, having=("id",)) if rule_ids_of(c)]
         if not found and not path.name.endswith("schema.json"):
-            problems.append(f"`spec/vectors/{path.name}` holds no case with an `id` and `rules`")
-        cases += [(path.name, case) for case in found]
+            problems.append(f"`spec/vectors/{name}` holds no case with an `id` and `rules`")
+        cases += [(name, case) for case in found]
     return cases, problems
 
 
