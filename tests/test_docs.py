@@ -249,6 +249,21 @@ def test_every_vector_case_is_on_the_site_and_on_the_pages_of_its_rules(site):
     assert "follow-suit.any-card-of-the-suit" in follow
 
 
+def test_the_perft_table_shows_each_deal_with_its_rules_depth_and_counts(site):
+    from hearts_ref.perft import load_perft, perft_names
+    page = (site / "conformance" / "vectors" / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('id="perft"'):]
+    rows = {m[1]: m[2] for m in re.finditer(r'<tr>\s*<td><span id="perft-([a-z0-9-]+)"></span>(.*?)</tr>', table, re.S)}
+    assert sorted(rows) == perft_names() and "JSON data" not in table
+    for name in perft_names():
+        deal, cells = load_perft(name), [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                                          for c in re.findall(r"<td>(.*?)</td>", rows[name], re.S)]
+        assert cells[-2:] == [str(len(deal.counts)), ", ".join(f"{n:,}" for n in deal.counts)], (name, cells)
+        assert deal.preset in cells[-3] and all(rule_id in cells[-4] for rule_id in deal.rule_ids), (name, cells)
+        assert deal.description.split(":")[0].replace("`", "") in cells[-5].replace("`", ""), (name, cells)
+    assert "can_lead_any_club = true" in rows["any-club"]
+
+
 def test_the_variant_matrix_agrees_with_the_installed_openspiel_and_the_preset(site):
     page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
     assert "no_pts_on_first_trick" in page and "OpenSpiel hearts" in page
