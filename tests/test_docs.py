@@ -212,8 +212,23 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
     assert "seat 1 is to move and has no legal play" in page and "8 proved, 4 refuted" in page
     assert "in 12.3 s" in page and "Not available yet" not in page
     links = proofs_page.proofs_by_rule()
-    assert ("LEGAL-MOVE-EXISTS", "proofs.md#LEGAL-MOVE-EXISTS") in links["FIRST-EXCEPTION"]
-    assert "" not in links
+    text, target, pieces = next(item for item in links["FIRST-EXCEPTION"] if item[0] == "LEGAL-MOVE-EXISTS")
+    assert target == "proofs.md#LEGAL-MOVE-EXISTS" and "" not in links
+    assert "".join(words for words, _ in pieces) == ("proved under seed000; refuted under seed001 "
+                                                     "(counterexample on the proofs page)")
+    assert ("counterexample on the proofs page", "proofs.md#cx-legal-move-exists-seed001-context") in pieces
+    assert '<div class="hr-counterexample" id="cx-legal-move-exists-seed001-context" markdown>' in page
+
+
+def test_a_rule_page_gives_the_outcome_of_each_proof_with_a_link(site):
+    """FIRST-NO-POINTS lists its proofs with their verdict per preset, linked to the proofs page, from the recorded run."""
+    section = _rule_section(site, "FIRST-NO-POINTS")
+    proofs = section[section.index("Proofs."):section.index("Vectors.")]
+    assert re.search(r"LEGAL-MOVE-EXISTS: proved under seed000, seed002, seed004, openspiel; refuted under "
+                     r"seed001, seed003 \(counterexample on the proofs page\)", proofs), proofs
+    page = (site / "rules" / "04-following" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../../proofs/#cx-first-trick-no-deadlock-seed001-context"' in page
+    assert 'href="../../proofs/#FIRST-TRICK-NO-DEADLOCK"' in page
 
 
 def test_vectors_plug_into_the_rule_pages_when_present(tmp_path, monkeypatch):

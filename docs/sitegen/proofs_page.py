@@ -25,7 +25,8 @@ from hearts_ref.variants import EXPECTED_UNSOUND
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
 from sitegen.rules_pages import rule_pages, spec_text
 
-__all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "draw", "invariant_anchor"]
+__all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "outcome", "draw", "invariant_anchor",
+           "counterexample_anchor"]
 
 PROOFS = DATA / "proofs.json"
 RUN = DATA / "proofs.run.json"
@@ -173,7 +174,8 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
             drawn.add((r["preset"], r["method"]))
             more = len(r["counterexamples"]) - 1
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
-            out.append(f'<div class="hr-counterexample" markdown>\n\n**Counterexample under '
+            out.append(f'<div class="hr-counterexample" id="{counterexample_anchor(inv["invariant"], r["preset"], r["method"])}" '
+                       f'markdown>\n\n**Counterexample under '
                        f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
                        "\n\n</div>\n")
     return "\n".join(out)
@@ -195,16 +197,77 @@ def _combinations(summary: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def proofs_by_rule() -> dict[str, list[tuple[str, str]]]:
-    """Return, for each rule ID, the invariants that concern it as (text, target); key "" is the note when there are none."""
+def counterexample_anchor(invariant: str, preset: str, method: str) -> str:
+    """Return the anchor of the counterexample drawn for one invariant, preset and method on the proofs page."""
+    return f"cx-{slug(invariant)}-{slug(preset)}-{slug(method)}"
+
+
+STATUS_WORDS = {"n/a": "not applicable"}
+
+
+def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """Return one invariant's outcome under each preset, as Markdown pieces (words, target on the proofs page or None).
+
+    Presets are grouped by outcome: ``proved under seed000, seed002; refuted under seed001 (counterexample
+    on the proofs page)``. A preset whose methods disagree shows each method's status; one whose
+    outcome is not the expected one says so.
+
+    >>> rows = [{"invariant": "X", "preset": p, "method": m, "status": s, "expected": e, "counterexamples": c}
+    ...         for p, m, s, e, c in [("seed000", "context", "proved", "proved", []),
+    ...                               ("seed001", "context", "refuted", "refuted", [{}]),
+    ...                               ("seed001", "inductive", "refuted", "refuted", [{}]),
+    ...                               ("seed002", "context", "proved", "refuted", [])]]
+    >>> "".join(words for words, _ in outcome(rows))
+    'proved under seed000, seed002 (expected refuted under seed002); refuted under seed001 (counterexample on the proofs page)'
+    >>> outcome(rows)[-2][1]
+    'proofs.md#cx-x-seed001-context'
+    """
+    by_preset: dict[str, dict[str, str]] = {}
+    unexpected: dict[str, str] = {}
+    for r in results:
+        by_preset.setdefault(r["preset"], {})[r["method"]] = r["status"]
+        expected = r.get("expected")
+        if expected and expected != "n/a" and str(expected).lower() != r["status"]:
+            unexpected.setdefault(r["preset"], str(expected))
+    groups: dict[str, list[str]] = {}
+    for preset, methods in by_preset.items():
+        statuses = set(methods.values())
+        label = (next(iter(statuses)) if len(statuses) == 1 else
+                 ", ".join(f"{status} by the {method} proof" for method, status in methods.items()))
+        groups.setdefault(STATUS_WORDS.get(label, label), []).append(preset)
+    pieces: list[tuple[str, str | None]] = []
+    for label, presets in groups.items():
+        if pieces:
+            pieces.append(("; ", None))
+        pieces.append((f"{label} under {', '.join(presets)}", None))
+        odd = [f"expected {unexpected[p]} under {p}" for p in presets if p in unexpected]
+        if odd:
+            pieces.append((f" ({'; '.join(odd)})", None))
+        shown = next((r for r in results if r["preset"] in presets and r["counterexamples"]), None)
+        if shown is not None:
+            target = "proofs.md#" + counterexample_anchor(shown["invariant"], shown["preset"], shown["method"])
+            pieces += [(" (", None), ("counterexample on the proofs page", target), (")", None)]
+    return pieces or [("not run yet", None)]
+
+
+def proofs_by_rule() -> dict[str, list[tuple[Any, ...]]]:
+    """Return, for each rule ID, the invariants that concern it as (text, target, outcome); key "" is the note
+    when there are none.
+
+    ``outcome`` is :func:`outcome` of the recorded run: the invariant's verdict under each preset, as pieces
+    of Markdown with their targets.
+    """
     data, _ = read_json(PROOFS)
-    entries = catalogue() + (proof_results(data) if data is not None else [])
-    links: dict[str, list[tuple[str, str]]] = {}
-    for entry in entries:
-        for rule_id in entry["rules"]:
-            target = (entry["invariant"], f"proofs.md#{invariant_anchor(entry['invariant'])}")
-            if target not in links.setdefault(rule_id, []):
-                links[rule_id].append(target)
+    results = proof_results(data) if data is not None else []
+    rules_of = {entry["invariant"]: entry["rules"] for entry in catalogue()}
+    for result in results:
+        rules_of.setdefault(result["invariant"], result["rules"])
+    links: dict[str, list[tuple[Any, ...]]] = {}
+    for invariant, rule_ids in rules_of.items():
+        own = [r for r in results if r["invariant"] == invariant]
+        item = (invariant, f"proofs.md#{invariant_anchor(invariant)}", outcome(own) if data is not None else [])
+        for rule_id in rule_ids:
+            links.setdefault(rule_id, []).append(item)
     if data is None:
         links[""] = [("no run of the proofs is recorded yet", "proofs.md")]
     return links
