@@ -279,6 +279,36 @@ def test_the_perft_table_shows_each_deal_with_its_rules_depth_and_counts(site):
     assert "can_lead_any_club = true" in rows["any-club"]
 
 
+def _flat_sublists(text: str) -> list[str]:
+    """Return the list items of ``text`` (outside code fences) indented by 1 to 3 spaces: Python-Markdown needs 4
+    to nest a list, so such an item is drawn as an item of the outer list."""
+    from sitegen.common import outside_fences
+    found: list[str] = []
+    outside_fences(text, lambda part: found.extend(re.findall(r"^ {1,3}(?:[-*+]|\d+\.) .*$", part, re.M)) or part)
+    return found
+
+
+def test_no_markdown_page_nests_a_list_by_less_than_four_spaces(site):
+    sources = sorted((ROOT / "spec").rglob("*.md")) + sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+    flat = {str(p.relative_to(ROOT)): _flat_sublists(p.read_text(encoding="utf-8")) for p in sources}
+    assert not {k: v for k, v in flat.items() if v}, {k: v for k, v in flat.items() if v}
+    assert _flat_sublists("- a:\n  - b\n\n```\n  - code\n```\n") == ["  - b"]
+    page = (site / "conformance" / "vectors" / "index.html").read_text(encoding="utf-8")
+    expect = page[page.index("<code>expect</code>: a valid step"):page.index("<code>rejected_by</code>: an invalid")]
+    assert "<ul>" in expect and "<code>trick_winner</code>" in expect, "the fields of expect are not a nested list"
+
+
+def test_no_page_runs_a_list_item_into_a_paragraph(site):
+    """A list item that Markdown did not see as one (after a block that left the list) shows as a line of a paragraph."""
+    swallowed = [f"{path.relative_to(site)}: {m[0].strip()[:60]}" for path in sorted(site.rglob("*.html"))
+                 for paragraph in re.findall(r"<p>(.*?)</p>", path.read_text(encoding="utf-8"), re.S)
+                 for m in re.finditer(r"\n\s*(?:\d+\.|[-*+]) \S.*", paragraph)]
+    assert not swallowed, swallowed
+    runner = (site / "conformance-runner" / "index.html").read_text(encoding="utf-8")
+    steps = runner[runner.index('id="what-runs"'):runner.index('id="reading-a-finding"')]
+    assert steps.count("<li>") == 3 and steps.index("<table") < steps.index("Negative checks") < steps.index("</ol>")
+
+
 def test_the_variant_matrix_agrees_with_the_installed_openspiel_and_the_preset(site):
     page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
     assert "no_pts_on_first_trick" in page and "OpenSpiel hearts" in page
