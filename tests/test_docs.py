@@ -309,6 +309,17 @@ def test_no_page_runs_a_list_item_into_a_paragraph(site):
     assert steps.count("<li>") == 3 and steps.index("<table") < steps.index("Negative checks") < steps.index("</ol>")
 
 
+def test_the_runner_page_gives_every_option_of_conform_help(site):
+    from sitegen.includes import command_options
+    page = text_of(site / "conformance-runner" / "index.html")
+    options = command_options("conform")
+    assert {"--timeout", "--startup-timeout", "--json", "--replay", "--merge"} <= options
+    missing = sorted(option for option in options if not re.search(rf"{re.escape(option)}(?![\w-])", page))
+    assert not missing, f"options of 'hearts-ref conform --help' missing from the runner page: {missing}"
+    assert "$ hearts-ref conform --help\nusage: hearts-ref conform" in page
+    assert '"format": "hearts-ref-conform-case"' in page
+
+
 def test_the_variant_matrix_agrees_with_the_installed_openspiel_and_the_preset(site):
     page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
     assert "no_pts_on_first_trick" in page and "OpenSpiel hearts" in page

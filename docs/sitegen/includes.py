@@ -4,23 +4,26 @@ A hand-written page marks a place with an HTML comment; the hook replaces it:
 
 - ``<!-- include: README.md#Set-up -->``: that section of README.md (the set-up commands);
 - ``<!-- include: tour -->``: the five-minute tour, with a real game played at build time and
-  the commands that are available in this checkout.
+  the commands that are available in this checkout;
+- ``<!-- include: help:conform -->``: what ``hearts-ref conform --help`` prints, from the parser.
 
 >>> "hearts-ref" in fill("<!-- include: README.md#Set-up -->", "index.md")
 True
 >>> command_options("rules") >= {"--json", "--registry"}
 True
+>>> command_help("conform").splitlines()[0]
+'$ hearts-ref conform --help'
 """
 
 from __future__ import annotations
 
 import argparse
 import re
-from functools import cache
+from functools import cache, partial
 
 from sitegen.common import ROOT, not_yet, outside_fences
 
-__all__ = ["fill", "command_options", "readme_section", "tour"]
+__all__ = ["fill", "command_options", "command_help", "readme_section", "tour"]
 
 MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
 
@@ -28,13 +31,26 @@ MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
 @cache
 def command_options(name: str) -> frozenset[str]:
     """Return the options of ``hearts-ref <name>``; a command not yet written has none (a stub)."""
-    from hearts_ref.cli import build_parser
-    parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    command = sub.choices.get(name)
+    command = _subcommand(name)
     if command is None:
         return frozenset()
     return frozenset(s for action in command._actions for s in action.option_strings if s not in ("-h", "--help"))
+
+
+def _subcommand(name: str) -> argparse.ArgumentParser | None:
+    from hearts_ref.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices.get(name)
+
+
+def command_help(name: str, *, width: int = 88) -> str:
+    """Return ``hearts-ref <name> --help`` as a console block, formatted by the command's own parser at ``width``."""
+    command = _subcommand(name)
+    if command is None:
+        raise ValueError(f"hearts-ref has no command {name!r}")
+    command.formatter_class = partial(command.formatter_class, width=width)
+    return f"$ hearts-ref {name} --help\n{command.format_help().rstrip()}"
 
 
 def readme_section(name: str) -> str:
@@ -87,6 +103,8 @@ def fill(markdown: str, page: str) -> str:
         what = match["what"]
         if what == "tour":
             return tour()
+        if what.startswith("help:"):
+            return f"```console\n{command_help(what.removeprefix('help:'))}\n```"
         if what.startswith("README.md#"):
             return readme_section(what.split("#", 1)[1])
         raise ValueError(f"{page}: unknown include marker {match.group(0)}")
