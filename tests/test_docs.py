@@ -337,3 +337,24 @@ def test_the_variant_matrix_flags_a_wrongly_recorded_default():
     installed, _ = matrix.installed_parameters(engine)
     row = next(r for r in matrix.engine_rows(engine, installed, []) if "qs_breaks_hearts" in r["parameter"])
     assert matrix.MISMATCH in row["engine"]
+
+
+def test_the_variant_matrix_marks_a_deviation_only_on_the_values_the_failing_run_set(site):
+    """Only the run with must_break_hearts=false failed: its cell is marked, not the defaults it shares with the rest."""
+    from hearts_ref.variants import Rules
+    engine = json.loads((ROOT / "docs" / "data" / "engines" / "openspiel.json").read_text(encoding="utf-8"))
+    runs = [{"preset": "openspiel", "set": changes, "exit_code": code, "rules": Rules.preset("openspiel", **changes)}
+            for changes, code in [({}, 0), ({"jd_bonus": True}, 0), ({"must_break_hearts": False}, 1)]]
+    rows = {re.search(r"`(\w+)`", row["parameter"])[1]: row["engine"] for row in matrix.engine_rows(engine, None, runs)}
+    marked = sorted(name for name, cell in rows.items() if matrix.DEVIATION in cell)
+    assert marked == ["must_break_hearts"], marked
+    cell = next(part for part in rows["must_break_hearts"].split("<br>") if matrix.DEVIATION in part)
+    assert "⇒ `false`" in cell and matrix.VERIFIED not in cell
+    assert matrix.VERIFIED in rows["players"] and matrix.VERIFIED in rows["jd_bonus"]
+    page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
+    recorded = json.loads((ROOT / "docs" / "data" / "conformance" / "openspiel.json").read_text(encoding="utf-8"))
+    set_by_failures = sum(len(run["set"]) for run in recorded["runs"] if run["exit_code"] == 1)
+    table = page[page.index('class="hr-matrix"'):]
+    table = table[:table.index("</table>")]
+    assert table.count('title="a conformance run that set this value found a deviation"') == set_by_failures == 1
+
