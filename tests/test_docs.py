@@ -32,7 +32,7 @@ CITATION = re.compile(r"(?<![A-Za-z0-9_-])(?:" + "|".join(PREFIXES) + r")(?:-[A-
 # Plausible misspellings of rule IDs, built at run time so that this file cites none.
 MISSPELT_ANCHOR, MISSPELT_ID = "-".join(["LEAD", "HEART"]), "-".join(["LEAD", "QUEEN"])
 SITEGEN = ["common", "refcode", "rules_pages", "spec_pages", "proofs_page", "conformance_pages", "matrix",
-           "includes", "pages", "griffe_doctests"]
+           "includes", "pages", "griffe_doctests", "griffe_roles"]
 
 
 @pytest.fixture(scope="module")
@@ -357,4 +357,18 @@ def test_the_variant_matrix_marks_a_deviation_only_on_the_values_the_failing_run
     table = page[page.index('class="hr-matrix"'):]
     table = table[:table.index("</table>")]
     assert table.count('title="a conformance run that set this value found a deviation"') == set_by_failures == 1
+
+
+def test_no_page_shows_a_sphinx_role(site):
+    """The API pages show ``:class:`~a.b.C``` as code ``C`` (linked where the object has an entry), not as written."""
+    role = re.compile(r":(?:class|func|meth|attr|mod|data|exc):(?:<code>|`)")
+    # Outside <pre>: the source listings show the docstrings as written.
+    shown = {str(path.relative_to(site)): len(role.findall(re.sub(r"<pre\b.*?</pre>", "",
+                                                                  path.read_text(encoding="utf-8"), flags=re.S)))
+             for path in site.rglob("*.html")}
+    assert not {k: v for k, v in shown.items() if v}, {k: v for k, v in shown.items() if v}
+    failures = (site / "api" / "hearts_ref.engines.failures" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="../hearts_ref.engine/#hearts_ref.engine.'
+                     r'EngineRejection"[^>]*><code>EngineRejection</code></a>', failures)
+    assert "<code>verdict</code>" in failures and "~EngineFailure" not in failures
 
