@@ -372,3 +372,21 @@ def test_no_page_shows_a_sphinx_role(site):
                      r'EngineRejection"[^>]*><code>EngineRejection</code></a>', failures)
     assert "<code>verdict</code>" in failures and "~EngineFailure" not in failures
 
+
+def test_the_openspiel_finding_shows_the_recorded_run_and_it_is_current(site):
+    """The excerpt on the findings page is drawn from the recorded run, and the same command gives the same rows now."""
+    import subprocess
+    page = text_of(site / "openspiel-findings" / "index.html")
+    excerpt = page[page.index("$ hearts-ref conform --engine openspiel"):page.index("verdict: FAIL")]
+    shown = [line.strip() for line in excerpt.splitlines() if line.endswith("<--")]
+    assert shown and all(line.startswith("BREAK-DISCARD") for line in shown), shown
+    assert "findings (shrunk):" in excerpt and "docs/data/conformance/openspiel.json" in page
+    pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    command = excerpt.splitlines()[0].removeprefix("$ ").split()
+    assert command[:2] == ["hearts-ref", "conform"]
+    live = subprocess.run([sys.executable, "-m", "hearts_ref", *command[1:], "--quiet"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert live.returncode == 1, live.stderr
+    now = [line.strip() for line in live.stdout.splitlines() if line.endswith("<--")]
+    assert now == shown, f"the recorded run is out of date (python docs/build.py records it again): {now} != {shown}"
+
