@@ -179,6 +179,9 @@ def test_the_conformance_guide_examples_run():
     guide = (ROOT / "docs" / "conformance" / "index.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
     assert len(blocks) >= 3
+    # The side-by-side check says which call to replace by what it assigns, and the code still assigns it so.
+    assert "Replace the first `ReferenceEngine()`, the one assigned to `mine`" in guide
+    assert "mine, reference = ReferenceEngine(), ReferenceEngine()" in guide
     for block in blocks:
         exec(compile(block, "docs/conformance/index.md", "exec"), {})
 
