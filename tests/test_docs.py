@@ -393,3 +393,18 @@ def test_the_openspiel_finding_shows_the_recorded_run_and_it_is_current(site):
     now = [line.strip() for line in live.stdout.splitlines() if line.endswith("<--")]
     assert now == shown, f"the recorded run is out of date (python docs/build.py records it again): {now} != {shown}"
 
+
+def test_the_report_outcomes_are_the_schemas_and_games_stopped_by_a_deadlock_are_explained(site):
+    """The guide lists every status a case can have, and both pages say what a game stopped by a deadlock is."""
+    schema = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
+    statuses = schema["$defs"]["case"]["properties"]["status"]["enum"]
+    assert "stopped" in schema["$defs"]["case"]["properties"]
+    guide = (ROOT / "docs" / "conformance" / "index.md").read_text(encoding="utf-8")
+    table = guide[guide.index("| outcome | meaning |"):]
+    listed = re.findall(r"^\| ([a-z-]+) \|", table[:table.index("\n\n")], re.M)
+    assert listed == ["outcome", *statuses], listed
+    for page in ("conformance/index.html", "conformance-runner/index.html"):
+        text = " ".join(text_of(site / page).split())
+        assert "the rules deadlock" in text and "stopped field" in text, page
+        assert re.search(r"neither a deviation|not a deviation", text) and "console summary" in text, page
+
