@@ -35,6 +35,46 @@ ICONS = {"proved": ":material-check-circle:{ .hr-ok } proved", "refuted": ":mate
          "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed"}
 
 
+# What the words of a counterexample mean; the parts of Inv are those of properties.induction.invariant_parts.
+READING = """## Reading a counterexample {#reading-a-counterexample}
+
+A *context* counterexample is a hand of the player to move and the context of the play (leading, or
+following a suit; the first trick or a later one; hearts broken or not) in which that hand has no
+legal play.
+
+An *inductive* counterexample speaks of the state of a round as the inductive proof sees it:
+
+- **seat +k** is the player *k* seats clockwise from the leader of the current trick: seat +0 led
+  it, seat +1 plays second, and so on. The proof counts seats this way so that the winner of a trick
+  becomes seat +0 of the next.
+- **Inv** is the *inductive invariant*: a property of a state that holds at the deal and that every
+  legal play keeps, so that it holds in every state a round can reach. It has five parts:
+    - *conservation*: every card in play is in exactly one place: a hand, the trick, or one seat's
+      pile of taken cards;
+    - *trick*: the seats that played before the one to move (seat +0 up to seat +(k − 1) when seat +k
+      is to move) have one card each on the trick, the others none;
+    - *sizes* (the "size" part): each hand holds the hand size less the tricks finished, one card fewer
+      once its card is on the trick;
+    - *opening*: on the first trick, the leader holds the lowest club in play or has led an opening card;
+    - *broken*: once hearts are broken, a heart (or the Q♠, where it breaks hearts) is among the cards
+      played.
+- "**(5 tricks done; the size, trick and opening parts of Inv hold)**": the state has that many
+  tricks finished, and the parts of Inv that decide whether a play is legal hold in it. The other
+  parts are not assumed.
+
+Such a state satisfies those parts of the invariant, and the player to move has no legal play in
+it; it need not be a state that a round can reach. The **replay** shown next to it is what makes the
+refutation real (for a context counterexample too): a bounded search finds a deal (no pass) and
+legal plays after which the player to move holds the *same hand* in the *same context* (the suit
+led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.
+That is a reachable bad state of the same kind, not the same state, so the two can differ in the
+seat that is stuck, the cards already on the trick and the other hands: the state may have a card
+on the trick that the replay never plays, or seat +2 stuck where the replay's stuck player is
+seat +1. A counterexample that no replay reaches is marked as possibly unreachable, and a
+refutation with no reached counterexample is *unconfirmed*.
+"""
+
+
 def proof_results(data: Any) -> list[dict[str, Any]]:
     """Return one dict per result of the run: invariant, statement, rules, preset, method, status, expected,
     seconds, shared_with, counterexamples."""
@@ -72,9 +112,14 @@ def draw(counterexample: dict[str, Any]) -> str:
         out.append(f"- **where**: {escape_cell(counterexample['where'])}")
     if counterexample.get("hand"):
         out.append(f"- **hand of the player to move**: {card_row(cards(counterexample['hand']))}")
+    sets = counterexample.get("sets")
+    for name, shown in (sets.items() if isinstance(sets, dict) else []):
+        if not name.startswith("hand"):
+            out.append(f"- **{escape_cell(name)}**: {card_row(cards(shown))}")
     replay = counterexample.get("replay")
     if isinstance(replay, dict):
-        out.append("- **reached on the engine from this deal** (no pass):")
+        out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
+                   "context):")
         for seat, hand in enumerate(replay.get("hands") or []):
             out.append(f"    - {card_row(cards(hand), label=f'seat {seat}')}")
         stuck = replay.get("stuck_seat")
@@ -150,6 +195,8 @@ def proofs_page() -> str:
             rules = ", ".join(rule_link(r, page, rule_pages()) for r in inv["rules"])
             out.append(f"| [{inv['invariant']}](#{invariant_anchor(inv['invariant'])}) | {rules} | {summary} |")
         out.append("")
+    if results:
+        out.append(READING)
     for inv in invariants.values():
         out.append(_invariant_section(inv, page))
     return "\n".join(out)
@@ -174,6 +221,9 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
             drawn.add((r["preset"], r["method"]))
             more = len(r["counterexamples"]) - 1
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
+            if r["method"] == "inductive":
+                also += ("\n\n*Seat +k, Inv and why the replay's cards can differ from the state's: "
+                         "[reading a counterexample](#reading-a-counterexample).*")
             out.append(f'<div class="hr-counterexample" id="{counterexample_anchor(inv["invariant"], r["preset"], r["method"])}" '
                        f'markdown>\n\n**Counterexample under '
                        f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
