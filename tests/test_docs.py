@@ -224,7 +224,7 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
 
 
 def test_a_rule_page_gives_the_outcome_of_each_proof_with_a_link(site):
-    """FIRST-NO-POINTS lists its proofs with their verdict per preset, linked to the proofs page, from the recorded run."""
+    """FIRST-NO-POINTS lists its proofs with their verdict per preset (the recorded run), linked to the proofs page."""
     section = _rule_section(site, "FIRST-NO-POINTS")
     proofs = section[section.index("Proofs."):section.index("Vectors.")]
     assert re.search(r"LEGAL-MOVE-EXISTS: proved under seed000, seed002, seed004, openspiel; refuted under "
@@ -302,7 +302,7 @@ def test_no_markdown_page_nests_a_list_by_less_than_four_spaces(site):
 
 
 def test_no_page_runs_a_list_item_into_a_paragraph(site):
-    """A list item that Markdown did not see as one (after a block that left the list) shows as a line of a paragraph."""
+    """A list item Markdown did not see as one (after a block that left the list) shows as a line of a paragraph."""
     swallowed = [f"{path.relative_to(site)}: {m[0].strip()[:60]}" for path in sorted(site.rglob("*.html"))
                  for paragraph in re.findall(r"<p>(.*?)</p>", path.read_text(encoding="utf-8"), re.S)
                  for m in re.finditer(r"\n\s*(?:\d+\.|[-*+]) \S.*", paragraph)]
@@ -343,7 +343,7 @@ def test_the_variant_matrix_flags_a_wrongly_recorded_default():
 
 
 def test_the_variant_matrix_marks_a_deviation_only_on_the_values_the_failing_run_set(site):
-    """Only the run with must_break_hearts=false failed: its cell is marked, not the defaults it shares with the rest."""
+    """Only the run with must_break_hearts=false failed: its cell is marked, not the defaults it shares with others."""
     from hearts_ref.variants import Rules
     engine = json.loads((ROOT / "docs" / "data" / "engines" / "openspiel.json").read_text(encoding="utf-8"))
     runs = [{"preset": "openspiel", "set": changes, "exit_code": code, "rules": Rules.preset("openspiel", **changes)}

@@ -224,8 +224,8 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
             if r["method"] == "inductive":
                 also += ("\n\n*Seat +k, Inv and why the replay's cards can differ from the state's: "
                          "[reading a counterexample](#reading-a-counterexample).*")
-            out.append(f'<div class="hr-counterexample" id="{counterexample_anchor(inv["invariant"], r["preset"], r["method"])}" '
-                       f'markdown>\n\n**Counterexample under '
+            anchor = counterexample_anchor(inv["invariant"], r["preset"], r["method"])
+            out.append(f'<div class="hr-counterexample" id="{anchor}" markdown>\n\n**Counterexample under '
                        f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
                        "\n\n</div>\n")
     return "\n".join(out)
@@ -267,8 +267,8 @@ def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
     ...                               ("seed001", "context", "refuted", "refuted", [{}]),
     ...                               ("seed001", "inductive", "refuted", "refuted", [{}]),
     ...                               ("seed002", "context", "proved", "refuted", [])]]
-    >>> "".join(words for words, _ in outcome(rows))
-    'proved under seed000, seed002 (expected refuted under seed002); refuted under seed001 (counterexample on the proofs page)'
+    >>> print("".join(words for words, _ in outcome(rows)))
+    proved under seed000, seed002 (expected refuted under seed002); refuted under seed001 (counterexample on the proofs page)
     >>> outcome(rows)[-2][1]
     'proofs.md#cx-x-seed001-context'
     """
