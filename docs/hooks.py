@@ -46,3 +46,16 @@ def on_page_markdown(markdown, page, config, files):
     if page.file.generated_by:
         return markdown
     return fill(markdown, page.file.src_uri)
+
+
+def on_page_content(html, page, config, files):
+    """Make each API page the target of references to its module (``:mod:`hearts_ref.legality``` in a docstring).
+
+    mkdocstrings registers every object it renders but not the module of a page whose root
+    heading is hidden; the page's title carries the module's name as its anchor instead.
+    """
+    autorefs = config.plugins.get("autorefs")
+    name = page.file.src_uri.removeprefix("api/").removesuffix(".md")
+    if autorefs is not None and page.file.src_uri.startswith("api/") and name != "index":
+        autorefs.register_anchor(page, name, name, title=name)
+    return html

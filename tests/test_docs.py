@@ -32,7 +32,7 @@ CITATION = re.compile(r"(?<![A-Za-z0-9_-])(?:" + "|".join(PREFIXES) + r")(?:-[A-
 # Plausible misspellings of rule IDs, built at run time so that this file cites none.
 MISSPELT_ANCHOR, MISSPELT_ID = "-".join(["LEAD", "HEART"]), "-".join(["LEAD", "QUEEN"])
 SITEGEN = ["common", "refcode", "rules_pages", "spec_pages", "proofs_page", "conformance_pages", "matrix",
-           "includes", "pages", "griffe_doctests"]
+           "includes", "pages", "griffe_doctests", "griffe_roles"]
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +179,9 @@ def test_the_conformance_guide_examples_run():
     guide = (ROOT / "docs" / "conformance" / "index.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
     assert len(blocks) >= 3
+    # The side-by-side check says which call to replace by what it assigns, and the code still assigns it so.
+    assert "Replace the first `ReferenceEngine()`, the one assigned to `mine`" in guide
+    assert "mine, reference = ReferenceEngine(), ReferenceEngine()" in guide
     for block in blocks:
         exec(compile(block, "docs/conformance/index.md", "exec"), {})
 
@@ -212,8 +215,23 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
     assert "seat 1 is to move and has no legal play" in page and "8 proved, 4 refuted" in page
     assert "in 12.3 s" in page and "Not available yet" not in page
     links = proofs_page.proofs_by_rule()
-    assert ("LEGAL-MOVE-EXISTS", "proofs.md#LEGAL-MOVE-EXISTS") in links["FIRST-EXCEPTION"]
-    assert "" not in links
+    text, target, pieces = next(item for item in links["FIRST-EXCEPTION"] if item[0] == "LEGAL-MOVE-EXISTS")
+    assert target == "proofs.md#LEGAL-MOVE-EXISTS" and "" not in links
+    assert "".join(words for words, _ in pieces) == ("proved under seed000; refuted under seed001 "
+                                                     "(counterexample on the proofs page)")
+    assert ("counterexample on the proofs page", "proofs.md#cx-legal-move-exists-seed001-context") in pieces
+    assert '<div class="hr-counterexample" id="cx-legal-move-exists-seed001-context" markdown>' in page
+
+
+def test_a_rule_page_gives_the_outcome_of_each_proof_with_a_link(site):
+    """FIRST-NO-POINTS lists its proofs with their verdict per preset (the recorded run), linked to the proofs page."""
+    section = _rule_section(site, "FIRST-NO-POINTS")
+    proofs = section[section.index("Proofs."):section.index("Vectors.")]
+    assert re.search(r"LEGAL-MOVE-EXISTS: proved under seed000, seed002, seed004, openspiel; refuted under "
+                     r"seed001, seed003 \(counterexample on the proofs page\)", proofs), proofs
+    page = (site / "rules" / "04-following" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../../proofs/#cx-first-trick-no-deadlock-seed001-context"' in page
+    assert 'href="../../proofs/#FIRST-TRICK-NO-DEADLOCK"' in page
 
 
 def test_vectors_plug_into_the_rule_pages_when_present(tmp_path, monkeypatch):
@@ -225,6 +243,84 @@ def test_vectors_plug_into_the_rule_pages_when_present(tmp_path, monkeypatch):
         "LEAD-OPEN": [("lead-open/2c-only", "conformance/vectors.md#case-lead-open-2c-only")]}
     page = conformance_pages.vectors_page()
     assert '<span id="case-lead-open-2c-only"></span>' in page and "../rules/03-leading.md#LEAD-OPEN" in page
+
+
+def _rule_section(site: Path, rule_id: str) -> str:
+    """The text of one rule's section on its chapter page, from its heading to the next rule's."""
+    page = (site / "rules" / RULES[rule_id].chapter / "index.html").read_text(encoding="utf-8")
+    start = page.index(f'id="{rule_id}"')
+    end = page.find("<h2 ", start)
+    return html.unescape(re.sub(r"<[^>]+>", "", page[start:end if end >= 0 else len(page)]))
+
+
+def test_every_vector_case_is_on_the_site_and_on_the_pages_of_its_rules(site):
+    """Every case of spec/vectors/ (its subfolders too) has its anchor, and no rule a case names says it has none."""
+    from hearts_ref.vectors import load_vectors
+    cases = load_vectors()
+    page = Page((site / "conformance" / "vectors" / "index.html").read_text(encoding="utf-8"))
+    missing = [c.id for c in cases if conformance_pages.case_anchor(c.id) not in page.ids]
+    assert not missing, f"{len(missing)} of {len(cases)} vector cases are not on the site: {missing[:10]}"
+    named = sorted({rule_id for case in cases for rule_id in case.rule_ids})
+    wrong = [rule_id for rule_id in named if "No vector names this rule" in _rule_section(site, rule_id)]
+    assert not wrong, f"rule pages say no vector names these rules, which vectors name: {wrong}"
+    follow = _rule_section(site, "FOLLOW-SUIT")
+    assert "follow-suit.any-card-of-the-suit" in follow
+
+
+def test_the_perft_table_shows_each_deal_with_its_rules_depth_and_counts(site):
+    from hearts_ref.perft import load_perft, perft_names
+    page = (site / "conformance" / "vectors" / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('id="perft"'):]
+    rows = {m[1]: m[2] for m in re.finditer(r'<tr>\s*<td><span id="perft-([a-z0-9-]+)"></span>(.*?)</tr>', table, re.S)}
+    assert sorted(rows) == perft_names() and "JSON data" not in table
+    for name in perft_names():
+        deal, cells = load_perft(name), [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                                          for c in re.findall(r"<td>(.*?)</td>", rows[name], re.S)]
+        assert cells[-2:] == [str(len(deal.counts)), ", ".join(f"{n:,}" for n in deal.counts)], (name, cells)
+        assert deal.preset in cells[-3] and all(rule_id in cells[-4] for rule_id in deal.rule_ids), (name, cells)
+        assert deal.description.split(":")[0].replace("`", "") in cells[-5].replace("`", ""), (name, cells)
+    assert "can_lead_any_club = true" in rows["any-club"]
+
+
+def _flat_sublists(text: str) -> list[str]:
+    """Return the list items of ``text`` (outside code fences) indented by 1 to 3 spaces: Python-Markdown needs 4
+    to nest a list, so such an item is drawn as an item of the outer list."""
+    from sitegen.common import outside_fences
+    found: list[str] = []
+    outside_fences(text, lambda part: found.extend(re.findall(r"^ {1,3}(?:[-*+]|\d+\.) .*$", part, re.M)) or part)
+    return found
+
+
+def test_no_markdown_page_nests_a_list_by_less_than_four_spaces(site):
+    sources = sorted((ROOT / "spec").rglob("*.md")) + sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+    flat = {str(p.relative_to(ROOT)): _flat_sublists(p.read_text(encoding="utf-8")) for p in sources}
+    assert not {k: v for k, v in flat.items() if v}, {k: v for k, v in flat.items() if v}
+    assert _flat_sublists("- a:\n  - b\n\n```\n  - code\n```\n") == ["  - b"]
+    page = (site / "conformance" / "vectors" / "index.html").read_text(encoding="utf-8")
+    expect = page[page.index("<code>expect</code>: a valid step"):page.index("<code>rejected_by</code>: an invalid")]
+    assert "<ul>" in expect and "<code>trick_winner</code>" in expect, "the fields of expect are not a nested list"
+
+
+def test_no_page_runs_a_list_item_into_a_paragraph(site):
+    """A list item Markdown did not see as one (after a block that left the list) shows as a line of a paragraph."""
+    swallowed = [f"{path.relative_to(site)}: {m[0].strip()[:60]}" for path in sorted(site.rglob("*.html"))
+                 for paragraph in re.findall(r"<p>(.*?)</p>", path.read_text(encoding="utf-8"), re.S)
+                 for m in re.finditer(r"\n\s*(?:\d+\.|[-*+]) \S.*", paragraph)]
+    assert not swallowed, swallowed
+    runner = (site / "conformance-runner" / "index.html").read_text(encoding="utf-8")
+    steps = runner[runner.index('id="what-runs"'):runner.index('id="reading-a-finding"')]
+    assert steps.count("<li>") == 3 and steps.index("<table") < steps.index("Negative checks") < steps.index("</ol>")
+
+
+def test_the_runner_page_gives_every_option_of_conform_help(site):
+    from sitegen.includes import command_options
+    page = text_of(site / "conformance-runner" / "index.html")
+    options = command_options("conform")
+    assert {"--timeout", "--startup-timeout", "--json", "--replay", "--merge"} <= options
+    missing = sorted(option for option in options if not re.search(rf"{re.escape(option)}(?![\w-])", page))
+    assert not missing, f"options of 'hearts-ref conform --help' missing from the runner page: {missing}"
+    assert "$ hearts-ref conform --help\nusage: hearts-ref conform" in page
+    assert '"format": "hearts-ref-conform-case"' in page
 
 
 def test_the_variant_matrix_agrees_with_the_installed_openspiel_and_the_preset(site):
@@ -244,3 +340,89 @@ def test_the_variant_matrix_flags_a_wrongly_recorded_default():
     installed, _ = matrix.installed_parameters(engine)
     row = next(r for r in matrix.engine_rows(engine, installed, []) if "qs_breaks_hearts" in r["parameter"])
     assert matrix.MISMATCH in row["engine"]
+
+
+def test_the_variant_matrix_marks_a_deviation_only_on_the_values_the_failing_run_set(site):
+    """Only the run with must_break_hearts=false failed: its cell is marked, not the defaults it shares with others."""
+    from hearts_ref.variants import Rules
+    engine = json.loads((ROOT / "docs" / "data" / "engines" / "openspiel.json").read_text(encoding="utf-8"))
+    runs = [{"preset": "openspiel", "set": changes, "exit_code": code, "rules": Rules.preset("openspiel", **changes)}
+            for changes, code in [({}, 0), ({"jd_bonus": True}, 0), ({"must_break_hearts": False}, 1)]]
+    rows = {re.search(r"`(\w+)`", row["parameter"])[1]: row["engine"] for row in matrix.engine_rows(engine, None, runs)}
+    marked = sorted(name for name, cell in rows.items() if matrix.DEVIATION in cell)
+    assert marked == ["must_break_hearts"], marked
+    cell = next(part for part in rows["must_break_hearts"].split("<br>") if matrix.DEVIATION in part)
+    assert "⇒ `false`" in cell and matrix.VERIFIED not in cell
+    assert matrix.VERIFIED in rows["players"] and matrix.VERIFIED in rows["jd_bonus"]
+    page = (site / "matrix" / "index.html").read_text(encoding="utf-8")
+    recorded = json.loads((ROOT / "docs" / "data" / "conformance" / "openspiel.json").read_text(encoding="utf-8"))
+    set_by_failures = sum(len(run["set"]) for run in recorded["runs"] if run["exit_code"] == 1)
+    table = page[page.index('class="hr-matrix"'):]
+    table = table[:table.index("</table>")]
+    assert table.count('title="a conformance run that set this value found a deviation"') == set_by_failures == 1
+
+
+def test_no_page_shows_a_sphinx_role(site):
+    """The API pages show ``:class:`~a.b.C``` as code ``C`` (linked where the object has an entry), not as written."""
+    role = re.compile(r":(?:class|func|meth|attr|mod|data|exc):(?:<code>|`)")
+    # Outside <pre>: the source listings show the docstrings as written.
+    shown = {str(path.relative_to(site)): len(role.findall(re.sub(r"<pre\b.*?</pre>", "",
+                                                                  path.read_text(encoding="utf-8"), flags=re.S)))
+             for path in site.rglob("*.html")}
+    assert not {k: v for k, v in shown.items() if v}, {k: v for k, v in shown.items() if v}
+    failures = (site / "api" / "hearts_ref.engines.failures" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="../hearts_ref.engine/#hearts_ref.engine.'
+                     r'EngineRejection"[^>]*><code>EngineRejection</code></a>', failures)
+    assert "<code>verdict</code>" in failures and "~EngineFailure" not in failures
+
+
+def test_the_openspiel_finding_shows_the_recorded_run_and_it_is_current(site):
+    """The excerpt on the findings page is drawn from the recorded run, and the same command gives the same rows now."""
+    import subprocess
+    page = text_of(site / "openspiel-findings" / "index.html")
+    excerpt = page[page.index("$ hearts-ref conform --engine openspiel"):page.index("verdict: FAIL")]
+    shown = [line.strip() for line in excerpt.splitlines() if line.endswith("<--")]
+    assert shown and all(line.startswith("BREAK-DISCARD") for line in shown), shown
+    assert "findings (shrunk):" in excerpt and "docs/data/conformance/openspiel.json" in page
+    pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    command = excerpt.splitlines()[0].removeprefix("$ ").split()
+    assert command[:2] == ["hearts-ref", "conform"]
+    live = subprocess.run([sys.executable, "-m", "hearts_ref", *command[1:], "--quiet"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert live.returncode == 1, live.stderr
+    now = [line.strip() for line in live.stdout.splitlines() if line.endswith("<--")]
+    assert now == shown, f"the recorded run is out of date (python docs/build.py records it again): {now} != {shown}"
+
+
+def test_the_report_outcomes_are_the_schemas_and_games_stopped_by_a_deadlock_are_explained(site):
+    """The guide lists every status a case can have, and both pages say what a game stopped by a deadlock is."""
+    schema = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
+    statuses = schema["$defs"]["case"]["properties"]["status"]["enum"]
+    assert "stopped" in schema["$defs"]["case"]["properties"]
+    guide = (ROOT / "docs" / "conformance" / "index.md").read_text(encoding="utf-8")
+    table = guide[guide.index("| outcome | meaning |"):]
+    listed = re.findall(r"^\| ([a-z-]+) \|", table[:table.index("\n\n")], re.M)
+    assert listed == ["outcome", *statuses], listed
+    for page in ("conformance/index.html", "conformance-runner/index.html"):
+        text = " ".join(text_of(site / page).split())
+        assert "the rules deadlock" in text and "stopped field" in text, page
+        assert re.search(r"neither a deviation|not a deviation", text) and "console summary" in text, page
+
+
+def test_the_proofs_page_explains_seat_k_inv_and_the_replay_of_an_inductive_counterexample(site):
+    """Seat +k and Inv are defined before the first counterexample that uses them; every part of Inv is named."""
+    from properties.induction import PARTS
+    page = (site / "proofs" / "index.html").read_text(encoding="utf-8")
+    text = " ".join(text_of(site / "proofs" / "index.html").split())
+    heading = text.index("Reading a counterexample¶")   # the section, not its entry in the table of contents
+    reading = text[heading:]
+    assert heading < text.index("seat +1 following"), "the terms are used before they are explained"
+    assert "seat +k is the player k seats clockwise from the leader of the current trick" in reading
+    assert "Inv is the inductive invariant" in reading
+    defined = reading[:reading.index("LEGAL-MOVE-EXISTS")]
+    assert all(re.search(rf"\b{part}(:| \()", defined) for part in PARTS), sorted(PARTS)
+    assert "need not be a state that a round can reach" in reading and "same hand in the same context" in reading
+    block = page[page.index('id="cx-legal-move-exists-seed001-inductive"'):]
+    block = block[:block.index("</div>")]
+    assert 'href="#reading-a-counterexample"' in block and "card of seat +0 on the trick" in block
+

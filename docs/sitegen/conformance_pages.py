@@ -1,7 +1,7 @@
 """The conformance reference pages: the stdio protocol and the vector and perft formats, with every vector case.
 
 They include ``spec/protocol/README.md`` and ``spec/vectors.md`` when present, and list
-the cases of ``spec/vectors/*.json`` and the files of ``spec/perft/``; before those
+the cases of every ``*.json`` file under ``spec/vectors/`` and the deals of ``spec/perft/``; before those
 exist, the pages say so.
 
 >>> print(include_markdown("# Title\\n\\nSee [the vectors](../vectors.md) and FOLLOW-SUIT.\\n\\n```\\nFOLLOW-SUIT\\n```",
@@ -17,11 +17,12 @@ FOLLOW-SUIT
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from typing import Any
 
-from sitegen.common import (ROOT, SPEC, escape_cell, first, not_yet, outside_fences, read_json, records, relative,
+from sitegen.common import (SPEC, escape_cell, first, not_yet, outside_fences, read_json, records, relative,
                             rule_ids_of, rule_link, slug)
 from sitegen.rules_pages import rule_pages, spec_text
 
@@ -75,17 +76,22 @@ def protocol_page() -> str:
 
 
 def vector_cases() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
-    """Return every vector case as (file name, case) and the problems met while reading ``spec/vectors/``."""
+    """Return every vector case as (file, case) and the problems met while reading ``spec/vectors/``.
+
+    The files are read as ``hearts_ref.vectors.load_vectors`` reads them: every ``*.json`` under
+    the folder, its subfolders included, sorted by path; ``file`` is the path under ``spec/vectors/``.
+    """
     cases, problems = [], []
-    for path in sorted(VECTORS.glob("*.json")) if VECTORS.is_dir() else []:
+    for path in sorted(VECTORS.rglob("*.json")) if VECTORS.is_dir() else []:
+        name = path.relative_to(VECTORS).as_posix()
         data, error = read_json(path)
         if error:
             problems.append(error)
             continue
         found = [c for c in records(data, having=("id",)) if rule_ids_of(c)]
         if not found and not path.name.endswith("schema.json"):
-            problems.append(f"`spec/vectors/{path.name}` holds no case with an `id` and `rules`")
-        cases += [(path.name, case) for case in found]
+            problems.append(f"`spec/vectors/{name}` holds no case with an `id` and `rules`")
+        cases += [(name, case) for case in found]
     return cases, problems
 
 
@@ -106,22 +112,41 @@ def vectors_by_rule() -> dict[str, list[tuple[str, str]]]:
     return links
 
 
-def _perft_lines() -> list[str]:
-    files = sorted(p for p in PERFT.rglob("*") if p.is_file()) if PERFT.is_dir() else []
+def _preset_changes(deal: Any, page: str) -> str:
+    """Return the preset of a perft deal, linked, and the values its variant changes from it."""
+    from hearts_ref.variants import Rules
+    base = Rules.preset(deal.preset).to_dict()
+    changes = [f"`{k} = {json.dumps(v)}`" for k, v in deal.rules.to_dict().items() if base.get(k) != v]
+    link = f"[{deal.preset}]({relative('variants.md#preset-' + deal.preset, page)})"
+    return link + (" with " + ", ".join(changes) if changes else "")
+
+
+def _perft_lines(page: str) -> list[str]:
+    """Return the table of the perft deals: what each shows, its rules, its preset, its depth and its counts."""
+    from hearts_ref.errors import RecordError
+    from hearts_ref.perft import load_perft
+    files = sorted(PERFT.glob("*.json")) if PERFT.is_dir() else []
     if not files:
         return [not_yet("No perft data yet (`spec/perft/` is empty or missing).",
-                        "Once it lands, this page lists its files.")]
-    lines = ["| file | what it holds |\n|---|---|"]
+                        "Once it lands, this page lists its deals.")]
+    lines = ["Each deal of `spec/perft/`, with the number of legal play sequences from its first lead to each "
+             "depth (`counts`, depth 1 first); `hearts-ref perft NAME` checks them.\n",
+             "| deal | what it shows | rules | preset | depth | counts |", "|---|---|---|---|---|---|"]
     for path in files:
-        rel = path.relative_to(ROOT).as_posix()
-        if path.suffix == ".json":
-            data, error = read_json(path)
-            ids = [str(r["id"]) for r in records(data, having=("id",))] if not error else []
-            what = error or (f"{len(ids)} positions: " + ", ".join(f"`{i}`" for i in ids[:12])
-                             + (" …" if len(ids) > 12 else "") if ids else "JSON data")
-        else:
-            what = f"{len(path.read_text(encoding='utf-8', errors='replace').splitlines())} lines"
-        lines.append(f"| `{rel}` | {escape_cell(what)} |")
+        try:
+            deal = load_perft(path)
+        except RecordError as error:
+            lines.append(f"| `{path.name}` | could not be read: {escape_cell(error)} | | | | |")
+            continue
+        rules = ", ".join(rule_link(r, page, rule_pages()) for r in deal.rule_ids)
+        what = deal.description
+        if deal.divide and len(deal.divide) > 1:
+            what += (f" At depth {len(deal.counts)}, by first play: "
+                     + ", ".join(f"`{card}` {count:,}" for card, count in deal.divide.items()) + ".")
+        what = spec_text(what, page)
+        counts = ", ".join(f"{count:,}" for count in deal.counts)
+        lines.append(f'| <span id="perft-{slug(deal.name)}"></span>`{deal.name}` | {escape_cell(what)} | {rules} | '
+                     f"{_preset_changes(deal, page)} | {len(deal.counts)} | {counts} |")
     return lines + [""]
 
 
@@ -153,5 +178,5 @@ def vectors_page() -> str:
             out.append(f'| <span id="{case_anchor(str(case["id"]))}"></span>`{escape_cell(case["id"])}` | {rules} | '
                        f"{escape_cell(spec_text(str(text), page))} |")
         out.append("")
-    out += ["## Perft {#perft}\n", *_perft_lines()]
+    out += ["## Perft {#perft}\n", *_perft_lines(page)]
     return "\n".join(out)

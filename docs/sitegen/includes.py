@@ -4,23 +4,30 @@ A hand-written page marks a place with an HTML comment; the hook replaces it:
 
 - ``<!-- include: README.md#Set-up -->``: that section of README.md (the set-up commands);
 - ``<!-- include: tour -->``: the five-minute tour, with a real game played at build time and
-  the commands that are available in this checkout.
+  the commands that are available in this checkout;
+- ``<!-- include: help:conform -->``: what ``hearts-ref conform --help`` prints, from the parser;
+- ``<!-- include: conform-run:openspiel:must_break_hearts=false -->``: the console summary of the
+  conformance run that ``docs/build.py`` recorded for that engine with that setting (the rows
+  of the rules without a failure left out).
 
 >>> "hearts-ref" in fill("<!-- include: README.md#Set-up -->", "index.md")
 True
 >>> command_options("rules") >= {"--json", "--registry"}
 True
+>>> command_help("conform").splitlines()[0]
+'$ hearts-ref conform --help'
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
-from functools import cache
+from functools import cache, partial
 
-from sitegen.common import ROOT, not_yet, outside_fences
+from sitegen.common import DATA, ROOT, not_yet, outside_fences, read_json
 
-__all__ = ["fill", "command_options", "readme_section", "tour"]
+__all__ = ["fill", "command_options", "command_help", "recorded_run", "readme_section", "tour"]
 
 MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
 
@@ -28,13 +35,52 @@ MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
 @cache
 def command_options(name: str) -> frozenset[str]:
     """Return the options of ``hearts-ref <name>``; a command not yet written has none (a stub)."""
-    from hearts_ref.cli import build_parser
-    parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    command = sub.choices.get(name)
+    command = _subcommand(name)
     if command is None:
         return frozenset()
     return frozenset(s for action in command._actions for s in action.option_strings if s not in ("-h", "--help"))
+
+
+def _subcommand(name: str) -> argparse.ArgumentParser | None:
+    from hearts_ref.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices.get(name)
+
+
+def command_help(name: str, *, width: int = 88) -> str:
+    """Return ``hearts-ref <name> --help`` as a console block, formatted by the command's own parser at ``width``."""
+    command = _subcommand(name)
+    if command is None:
+        raise ValueError(f"hearts-ref has no command {name!r}")
+    command.formatter_class = partial(command.formatter_class, width=width)
+    return f"$ hearts-ref {name} --help\n{command.format_help().rstrip()}"
+
+
+def recorded_run(what: str) -> str:
+    """Return the console summary of a recorded conformance run, ``ADAPTER:NAME=VALUE,…``, the rows without a
+    failure left out, and where it was recorded."""
+    from hearts_ref.conformance.report import Report, console_summary
+    adapter, _, setting = what.partition(":")
+    wanted = {name: json.loads(value) for name, _, value in (s.partition("=") for s in setting.split(",") if s)}
+    data, missing = read_json(DATA / "conformance" / f"{adapter}.json")
+    run = next((r for r in (data or {}).get("runs", []) if r.get("set") == wanted and r.get("report")), None)
+    if run is None:
+        return not_yet(f"No conformance run of `{adapter}` with `{setting or 'its preset'}` is recorded"
+                       f"{f' ({missing})' if missing else ''}.",
+                       "`python docs/build.py` records the runs; then this excerpt is drawn from them.")
+    lines = console_summary(Report.from_dict(run["report"])).splitlines()
+    table = next((i for i, line in enumerate(lines) if line.startswith("  rule ")), len(lines) - 1)
+    end = next((i for i in range(table + 1, len(lines)) if not lines[i].strip()), len(lines))
+    rows = lines[table + 1:end]
+    failing = [row for row in rows if row.endswith("<--")]
+    shown = lines[:table + 1] + failing + ["  …"] * (len(failing) < len(rows)) + lines[end:]
+    command = run["command"].replace(" --json", "")
+    return (f"```console\n$ {command}\n" + "\n".join(shown) + "\n```\n\n"
+            f"*The summary printed by the run that `docs/build.py` recorded in "
+            f"[`docs/data/conformance/{adapter}.json`](data/conformance/{adapter}.json)"
+            f"{' on ' + run['started'][:10] if run.get('started') else ''}; the rows of the rules without a "
+            f"failure are left out.*")
 
 
 def readme_section(name: str) -> str:
@@ -87,6 +133,10 @@ def fill(markdown: str, page: str) -> str:
         what = match["what"]
         if what == "tour":
             return tour()
+        if what.startswith("conform-run:"):
+            return recorded_run(what.removeprefix("conform-run:"))
+        if what.startswith("help:"):
+            return f"```console\n{command_help(what.removeprefix('help:'))}\n```"
         if what.startswith("README.md#"):
             return readme_section(what.split("#", 1)[1])
         raise ValueError(f"{page}: unknown include marker {match.group(0)}")

@@ -24,7 +24,7 @@ __all__ = ["matrix_page", "installed_parameters", "engine_rows"]
 SOURCE = ':material-file-code-outline:{ title="read from the source" }'
 INSTALLED = ':material-cog-outline:{ title="checked against the installed engine" }'
 VERIFIED = ':material-check-decagram:{ .hr-ok title="verified by a conformance run" }'
-DEVIATION = ':material-alert-circle:{ .hr-bad title="a conformance run found a deviation" }'
+DEVIATION = ':material-alert-circle:{ .hr-bad title="a conformance run that set this value found a deviation" }'
 MISMATCH = ':material-alert:{ .hr-bad title="disagrees with the installed engine or the preset" }'
 
 
@@ -62,14 +62,25 @@ def _runs(adapter: str) -> tuple[list[dict[str, Any]], str | None]:
 
 
 def _evidence(name: str, value: Any, runs: list[dict[str, Any]]) -> str:
-    """Return the conformance marks of one cell: verified by a run without deviation, or a deviation found."""
-    matching = [run for run in runs if getattr(run["rules"], name) == value]
+    """Return the conformance marks of one cell: verified by a run without deviation, or a deviation found.
+
+    A run without deviation verifies every value it played under. A deviation is marked only on
+    the values the failing run *set* on top of the preset: those are what it tried; the other
+    values it shares with the runs that passed.
+    """
+    played = [run for run in runs if getattr(run["rules"], name) == value]
     marks = ""
-    if any(run.get("exit_code") == 0 for run in matching):
+    if any(run.get("exit_code") == 0 for run in played):
         marks += VERIFIED
-    if any(run.get("exit_code") == 1 for run in matching):
+    if any(run.get("exit_code") == 1 and name in (run.get("set") or {}) for run in played):
         marks += DEVIATION
     return marks
+
+
+def _setting(run: dict[str, Any]) -> str:
+    """Return what a run set on top of its preset, in words."""
+    changes = ", ".join(f"`{name} = {json.dumps(value)}`" for name, value in (run.get("set") or {}).items())
+    return f"the run with {changes}" if changes else f"the run under the preset `{run.get('preset')}` itself"
 
 
 def _show(value: Any) -> str:
@@ -141,8 +152,11 @@ def _engine_section(path: Path) -> str:
                    f"`{engine.get('package')}` {version} when this site was built.\n")
     if runs:
         passed = sum(1 for run in runs if run.get("exit_code") == 0)
+        failed = [_setting(run) for run in runs if run.get("exit_code") == 1]
+        found = (f" A deviation was found by {', '.join(failed)} ({DEVIATION} on the values it set)."
+                 if failed else "")
         out.append(f"{VERIFIED} {len(runs)} conformance runs recorded by `docs/build.py`, {passed} without deviation: "
-                   f"[{engine['adapter']}.json](data/conformance/{engine['adapter']}.json).\n")
+                   f"[{engine['adapter']}.json](data/conformance/{engine['adapter']}.json).{found}\n")
     else:
         out.append(not_yet(f"No conformance run of {engine['engine']} is recorded ({no_runs or 'no runs in the file'}),"
                            f" so no cell is marked {VERIFIED}.",
@@ -169,7 +183,7 @@ def matrix_page() -> str:
            f"- {SOURCE} read by hand from the engine's source (the file and commit are named);",
            f"- {INSTALLED} checked, when the site was built, against the installed engine's own parameter list;",
            f"- {VERIFIED} verified by a recorded conformance run under that setting, with no deviation;",
-           f"- {DEVIATION} a recorded conformance run under that setting found a deviation;",
+           f"- {DEVIATION} a recorded conformance run that set that value found a deviation;",
            f"- {MISMATCH} the recorded value disagrees with the installed engine or with hearts-ref's preset.\n"]
     if not engines:
         out.append(not_yet("No engine is recorded in `docs/data/engines/`.", "Add one JSON file per engine."))

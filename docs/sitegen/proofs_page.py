@@ -25,13 +25,54 @@ from hearts_ref.variants import EXPECTED_UNSOUND
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
 from sitegen.rules_pages import rule_pages, spec_text
 
-__all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "draw", "invariant_anchor"]
+__all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "outcome", "draw", "invariant_anchor",
+           "counterexample_anchor"]
 
 PROOFS = DATA / "proofs.json"
 RUN = DATA / "proofs.run.json"
 ICONS = {"proved": ":material-check-circle:{ .hr-ok } proved", "refuted": ":material-close-circle:{ .hr-bad } refuted",
          "timed out": ":material-timer-sand:{ .hr-bad } timed out",
          "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed"}
+
+
+# What the words of a counterexample mean; the parts of Inv are those of properties.induction.invariant_parts.
+READING = """## Reading a counterexample {#reading-a-counterexample}
+
+A *context* counterexample is a hand of the player to move and the context of the play (leading, or
+following a suit; the first trick or a later one; hearts broken or not) in which that hand has no
+legal play.
+
+An *inductive* counterexample speaks of the state of a round as the inductive proof sees it:
+
+- **seat +k** is the player *k* seats clockwise from the leader of the current trick: seat +0 led
+  it, seat +1 plays second, and so on. The proof counts seats this way so that the winner of a trick
+  becomes seat +0 of the next.
+- **Inv** is the *inductive invariant*: a property of a state that holds at the deal and that every
+  legal play keeps, so that it holds in every state a round can reach. It has five parts:
+    - *conservation*: every card in play is in exactly one place: a hand, the trick, or one seat's
+      pile of taken cards;
+    - *trick*: the seats that played before the one to move (seat +0 up to seat +(k − 1) when seat +k
+      is to move) have one card each on the trick, the others none;
+    - *sizes* (the "size" part): each hand holds the hand size less the tricks finished, one card fewer
+      once its card is on the trick;
+    - *opening*: on the first trick, the leader holds the lowest club in play or has led an opening card;
+    - *broken*: once hearts are broken, a heart (or the Q♠, where it breaks hearts) is among the cards
+      played.
+- "**(5 tricks done; the size, trick and opening parts of Inv hold)**": the state has that many
+  tricks finished, and the parts of Inv that decide whether a play is legal hold in it. The other
+  parts are not assumed.
+
+Such a state satisfies those parts of the invariant, and the player to move has no legal play in
+it; it need not be a state that a round can reach. The **replay** shown next to it is what makes the
+refutation real (for a context counterexample too): a bounded search finds a deal (no pass) and
+legal plays after which the player to move holds the *same hand* in the *same context* (the suit
+led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.
+That is a reachable bad state of the same kind, not the same state, so the two can differ in the
+seat that is stuck, the cards already on the trick and the other hands: the state may have a card
+on the trick that the replay never plays, or seat +2 stuck where the replay's stuck player is
+seat +1. A counterexample that no replay reaches is marked as possibly unreachable, and a
+refutation with no reached counterexample is *unconfirmed*.
+"""
 
 
 def proof_results(data: Any) -> list[dict[str, Any]]:
@@ -71,9 +112,14 @@ def draw(counterexample: dict[str, Any]) -> str:
         out.append(f"- **where**: {escape_cell(counterexample['where'])}")
     if counterexample.get("hand"):
         out.append(f"- **hand of the player to move**: {card_row(cards(counterexample['hand']))}")
+    sets = counterexample.get("sets")
+    for name, shown in (sets.items() if isinstance(sets, dict) else []):
+        if not name.startswith("hand"):
+            out.append(f"- **{escape_cell(name)}**: {card_row(cards(shown))}")
     replay = counterexample.get("replay")
     if isinstance(replay, dict):
-        out.append("- **reached on the engine from this deal** (no pass):")
+        out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
+                   "context):")
         for seat, hand in enumerate(replay.get("hands") or []):
             out.append(f"    - {card_row(cards(hand), label=f'seat {seat}')}")
         stuck = replay.get("stuck_seat")
@@ -149,6 +195,8 @@ def proofs_page() -> str:
             rules = ", ".join(rule_link(r, page, rule_pages()) for r in inv["rules"])
             out.append(f"| [{inv['invariant']}](#{invariant_anchor(inv['invariant'])}) | {rules} | {summary} |")
         out.append("")
+    if results:
+        out.append(READING)
     for inv in invariants.values():
         out.append(_invariant_section(inv, page))
     return "\n".join(out)
@@ -173,7 +221,11 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
             drawn.add((r["preset"], r["method"]))
             more = len(r["counterexamples"]) - 1
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
-            out.append(f'<div class="hr-counterexample" markdown>\n\n**Counterexample under '
+            if r["method"] == "inductive":
+                also += ("\n\n*Seat +k, Inv and why the replay's cards can differ from the state's: "
+                         "[reading a counterexample](#reading-a-counterexample).*")
+            anchor = counterexample_anchor(inv["invariant"], r["preset"], r["method"])
+            out.append(f'<div class="hr-counterexample" id="{anchor}" markdown>\n\n**Counterexample under '
                        f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
                        "\n\n</div>\n")
     return "\n".join(out)
@@ -195,16 +247,77 @@ def _combinations(summary: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def proofs_by_rule() -> dict[str, list[tuple[str, str]]]:
-    """Return, for each rule ID, the invariants that concern it as (text, target); key "" is the note when there are none."""
+def counterexample_anchor(invariant: str, preset: str, method: str) -> str:
+    """Return the anchor of the counterexample drawn for one invariant, preset and method on the proofs page."""
+    return f"cx-{slug(invariant)}-{slug(preset)}-{slug(method)}"
+
+
+STATUS_WORDS = {"n/a": "not applicable"}
+
+
+def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """Return one invariant's outcome under each preset, as Markdown pieces (words, target on the proofs page or None).
+
+    Presets are grouped by outcome: ``proved under seed000, seed002; refuted under seed001 (counterexample
+    on the proofs page)``. A preset whose methods disagree shows each method's status; one whose
+    outcome is not the expected one says so.
+
+    >>> rows = [{"invariant": "X", "preset": p, "method": m, "status": s, "expected": e, "counterexamples": c}
+    ...         for p, m, s, e, c in [("seed000", "context", "proved", "proved", []),
+    ...                               ("seed001", "context", "refuted", "refuted", [{}]),
+    ...                               ("seed001", "inductive", "refuted", "refuted", [{}]),
+    ...                               ("seed002", "context", "proved", "refuted", [])]]
+    >>> print("".join(words for words, _ in outcome(rows)))
+    proved under seed000, seed002 (expected refuted under seed002); refuted under seed001 (counterexample on the proofs page)
+    >>> outcome(rows)[-2][1]
+    'proofs.md#cx-x-seed001-context'
+    """
+    by_preset: dict[str, dict[str, str]] = {}
+    unexpected: dict[str, str] = {}
+    for r in results:
+        by_preset.setdefault(r["preset"], {})[r["method"]] = r["status"]
+        expected = r.get("expected")
+        if expected and expected != "n/a" and str(expected).lower() != r["status"]:
+            unexpected.setdefault(r["preset"], str(expected))
+    groups: dict[str, list[str]] = {}
+    for preset, methods in by_preset.items():
+        statuses = set(methods.values())
+        label = (next(iter(statuses)) if len(statuses) == 1 else
+                 ", ".join(f"{status} by the {method} proof" for method, status in methods.items()))
+        groups.setdefault(STATUS_WORDS.get(label, label), []).append(preset)
+    pieces: list[tuple[str, str | None]] = []
+    for label, presets in groups.items():
+        if pieces:
+            pieces.append(("; ", None))
+        pieces.append((f"{label} under {', '.join(presets)}", None))
+        odd = [f"expected {unexpected[p]} under {p}" for p in presets if p in unexpected]
+        if odd:
+            pieces.append((f" ({'; '.join(odd)})", None))
+        shown = next((r for r in results if r["preset"] in presets and r["counterexamples"]), None)
+        if shown is not None:
+            target = "proofs.md#" + counterexample_anchor(shown["invariant"], shown["preset"], shown["method"])
+            pieces += [(" (", None), ("counterexample on the proofs page", target), (")", None)]
+    return pieces or [("not run yet", None)]
+
+
+def proofs_by_rule() -> dict[str, list[tuple[Any, ...]]]:
+    """Return, for each rule ID, the invariants that concern it as (text, target, outcome); key "" is the note
+    when there are none.
+
+    ``outcome`` is :func:`outcome` of the recorded run: the invariant's verdict under each preset, as pieces
+    of Markdown with their targets.
+    """
     data, _ = read_json(PROOFS)
-    entries = catalogue() + (proof_results(data) if data is not None else [])
-    links: dict[str, list[tuple[str, str]]] = {}
-    for entry in entries:
-        for rule_id in entry["rules"]:
-            target = (entry["invariant"], f"proofs.md#{invariant_anchor(entry['invariant'])}")
-            if target not in links.setdefault(rule_id, []):
-                links[rule_id].append(target)
+    results = proof_results(data) if data is not None else []
+    rules_of = {entry["invariant"]: entry["rules"] for entry in catalogue()}
+    for result in results:
+        rules_of.setdefault(result["invariant"], result["rules"])
+    links: dict[str, list[tuple[Any, ...]]] = {}
+    for invariant, rule_ids in rules_of.items():
+        own = [r for r in results if r["invariant"] == invariant]
+        item = (invariant, f"proofs.md#{invariant_anchor(invariant)}", outcome(own) if data is not None else [])
+        for rule_id in rule_ids:
+            links.setdefault(rule_id, []).append(item)
     if data is None:
         links[""] = [("no run of the proofs is recorded yet", "proofs.md")]
     return links

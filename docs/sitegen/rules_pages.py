@@ -70,12 +70,23 @@ def _code_block(piece) -> str:
 
 
 def _links(title: str, links: dict, rule_id: str, page: str, none: str) -> str:
-    """Return the line listing a rule's proofs or vectors; ``links[""]``, when set, says why there are none yet."""
+    """Return what lists a rule's proofs or vectors; ``links[""]``, when set, says why there are none yet.
+
+    An item is (text, target) or (text, target, outcome), ``outcome`` being pieces of text each with
+    a target or None (a proof's verdict under each preset): items with an outcome are a list, one per line.
+    """
     items = links.get(rule_id, [])
     if not items:
         why = links.get("")
         return f"**{title}.** " + (f"[{why[0][0]}]({relative(why[0][1], page)})." if why else none) + "\n"
-    shown = ", ".join(f"[{text}]({relative(target, page)})" for text, target in items[:24])
+    if any(len(item) > 2 and item[2] for item in items):
+        lines = []
+        for text, target, *rest in items:
+            pieces = rest[0] if rest else []
+            told = "".join(f"[{words}]({relative(to, page)})" if to else words for words, to in pieces)
+            lines.append(f"- [{text}]({relative(target, page)})" + (f": {told}." if told else "."))
+        return f"**{title}.**\n\n" + "\n".join(lines) + "\n"
+    shown = ", ".join(f"[{text}]({relative(target, page)})" for text, target, *_ in items[:24])
     more = f", and {len(items) - 24} more" if len(items) > 24 else ""
     return f"**{title}.** {shown}{more}.\n"
 
