@@ -4,15 +4,21 @@ that leave no engine behind, limits and output paths checked before a campaign s
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+import uuid
 from pathlib import Path
 from xml.etree import ElementTree
 
 import jsonschema
+import pytest
 
 from hearts_ref.cli import main
 from hearts_ref.conformance.report import Case, Report, junit_xml
+from tests.test_stdio_failures import assert_gone
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "tests" / "engines"
@@ -59,3 +65,46 @@ def test_junit_xml_escapes_forbidden_characters_in_every_attribute_and_text():
     assert cases[1].find("skipped").get("message") == f"skipped {shown}"
     assert cases[2].find("skipped").get("message") == f"expected failure (LEAD-OPEN): xfail {shown}"
     assert f"upass {shown}\tkept\nkept" in cases[3].find("system-out").text   # tab and newline stay
+
+
+# Signals: the runner unwinds and kills its engine, with the engine's own children ---------------
+
+def _pids(*pgrep_args: str) -> list[int]:
+    found = subprocess.run(["pgrep", *pgrep_args], capture_output=True, text=True)
+    return [int(pid) for pid in found.stdout.split()]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signalled_runner_kills_its_hung_engine_and_the_engines_children(signum):
+    marker = f"hearts-ref-signal-test-{uuid.uuid4().hex}"      # in the engine's argv: how pgrep finds it
+    runner = subprocess.Popen([sys.executable, "-m", "hearts_ref", "conform", "--engine",
+                               engine_command("hang.py", "play", "5", marker), "--timeout", "60",
+                               "--no-vectors", "--games", "4"],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    engine = child = None
+    try:
+        deadline = time.monotonic() + 30
+        while child is None and time.monotonic() < deadline:
+            engines = [pid for pid in _pids("-f", "--", marker) if pid != runner.pid]
+            children = _pids("-P", str(engines[0])) if engines else []
+            engine, child = (engines[0], children[0]) if children else (None, None)
+            time.sleep(0.05)
+        assert child is not None, "the engine never started its child"
+        time.sleep(0.5)                          # the engine hangs on the 5th play; the runner waits on it
+        assert runner.poll() is None
+        runner.send_signal(signum)
+        _, err = runner.communicate(timeout=30)
+        assert runner.returncode == 128 + signum, err
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        assert_gone(engine)
+        assert_gone(child)                       # the engine's own child died with its process group
+        assert [pid for pid in _pids("-f", "--", marker) if pid != runner.pid] == []
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+        if engine is not None:
+            try:
+                os.killpg(engine, signal.SIGKILL)   # only if the test failed: leave nothing behind
+            except ProcessLookupError:
+                pass
