@@ -18,6 +18,7 @@ import pytest
 
 from hearts_ref.cli import main
 from hearts_ref.conformance.report import Case, Report, junit_xml
+from hearts_ref.errors import HeartsError
 from tests.test_stdio_failures import assert_gone
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,3 +109,40 @@ def test_a_signalled_runner_kills_its_hung_engine_and_the_engines_children(signu
                 os.killpg(engine, signal.SIGKILL)   # only if the test failed: leave nothing behind
             except ProcessLookupError:
                 pass
+
+
+# Engine timeouts: finite, more than 0, at most a day; checked before any engine starts ------------
+
+@pytest.mark.parametrize("option", ["--timeout", "--startup-timeout"])
+@pytest.mark.parametrize("value", ["inf", "nan", "1e10", "86400.5", "0", "-1"])
+def test_invalid_engine_timeouts_exit_2_with_one_line_before_the_engine_starts(option, value, tmp_path, capsys):
+    pidfile = tmp_path / "pid"
+    engine = engine_command("slow_start.py", "0", str(pidfile))      # writes its pid as soon as it runs
+    with pytest.raises(SystemExit) as exited:                         # argparse refuses it
+        main(["conform", "--engine", engine, "--games", "1", "--no-vectors", f"{option}={value}"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and "at most 86400 seconds" in err and f"got {value}" in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not pidfile.exists()
+
+
+def test_the_longest_engine_timeouts_allowed_work(tmp_path, capsys):
+    code = main(["conform", "--engine", engine_command("correct.py"), "--games", "2", "--no-vectors",
+                 "--set", "max_rounds=1", "--timeout", "86400", "--startup-timeout", "86400"])
+    out = capsys.readouterr().out
+    assert code == 0 and "verdict: PASS" in out, out
+
+
+def test_a_stdio_engine_waits_in_steps_for_a_timeout_longer_than_poll_can_take():
+    from hearts_ref import Rules, deal
+    from hearts_ref.engines import StdioEngine
+
+    for timeout in (1e10, float("inf")):   # one poll() takes at most 2**31 - 1 milliseconds
+        with StdioEngine([sys.executable, str(ENGINES / "correct.py")], timeout=timeout,
+                         startup_timeout=timeout) as engine:
+            engine.new_game(Rules())
+            step = engine.start_round_observed(deal(Rules(), seed=1), "none")
+            assert step.observation.phase == "play" and len(step.legal) == 1
+    with pytest.raises(HeartsError, match="timeout to be more than 0 seconds, got nan"):
+        StdioEngine([sys.executable, str(ENGINES / "correct.py")], timeout=float("nan"))

@@ -40,13 +40,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
     parser.add_argument("--replay", metavar="CASE", help="replay one case: a case JSON file or an 'hr1:' token")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json", help="merge the reports of shards")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--timeout", type=_engine_seconds, default=5.0, metavar="S",
                         help="seconds an engine program may take to answer one command (default 5)")
-    parser.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
+    parser.add_argument("--startup-timeout", type=_engine_seconds, default=10.0, metavar="S",
                         help="seconds an engine program may take to start and answer the handshake (default 10)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true",
                         help="print the JSON report (spec/report.schema.json) instead of the summary")
+
+
+MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-timeout
+
+
+def _engine_seconds(text: str) -> float:
+    """Parse ``--timeout`` or ``--startup-timeout``: a number of seconds, more than 0, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= MAX_ENGINE_TIMEOUT:     # also refuses nan, which compares false with everything
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_ENGINE_TIMEOUT:g} seconds "
+                                         f"(a day), got {text}")
+    return value
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -83,10 +98,6 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     shard = parse_shard(args.shard)
-    if not args.timeout > 0 or not args.startup_timeout > 0:
-        print("hearts-ref conform: error: --timeout and --startup-timeout must be more than 0 seconds",
-              file=sys.stderr)
-        return 2
     engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
     try:
         if args.replay:
