@@ -146,3 +146,57 @@ def test_a_stdio_engine_waits_in_steps_for_a_timeout_longer_than_poll_can_take()
             assert step.observation.phase == "play" and len(step.legal) == 1
     with pytest.raises(HeartsError, match="timeout to be more than 0 seconds, got nan"):
         StdioEngine([sys.executable, str(ENGINES / "correct.py")], timeout=float("nan"))
+
+
+# Output files: checked before the campaign; a write that still fails keeps the summary ------------
+
+@pytest.mark.parametrize("make_argv, problem", [
+    (lambda tmp: ["--report", str(tmp / "no-such-folder" / "r.json")], "no such folder"),
+    (lambda tmp: ["--junit", str(tmp)], "is a folder, not a file"),
+    (lambda tmp: ["--report", str(tmp / "pid" / "r.json")], "is not a folder"),          # pid: a file
+    (lambda tmp: ["--report", str(tmp / "r.out"), "--junit", str(tmp / "." / "r.out")], "name the same file"),
+])
+def test_an_output_file_that_cannot_be_written_exits_2_before_the_campaign(make_argv, problem, tmp_path, capsys):
+    pidfile = tmp_path / "pid"
+    pidfile.write_text("", encoding="utf-8")
+    engine = engine_command("slow_start.py", "0", str(pidfile))      # writes its pid as soon as it runs
+    assert main(["conform", "--engine", engine, "--games", "1", "--no-vectors", *make_argv(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert problem in captured.err and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert captured.out == "" and pidfile.read_text(encoding="utf-8") == ""     # the engine never started
+    assert not (tmp_path / "r.out").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder all the same")
+def test_an_output_file_in_a_read_only_folder_exits_2_before_the_campaign(tmp_path, capsys):
+    folder = tmp_path / "read-only"
+    folder.mkdir(mode=0o500)
+    assert main(["conform", "--engine", "python:hearts_ref.engine:ReferenceEngine", "--games", "1",
+                 "--no-vectors", "--junit", str(folder / "r.xml")]) == 2
+    captured = capsys.readouterr()
+    assert "is not writable" in captured.err and captured.out == ""
+
+
+def test_a_write_that_fails_after_the_run_prints_the_summary_then_the_error(tmp_path, capsys):
+    junit = tmp_path / "r.xml"
+    code = main(["conform", "--engine", "python:hearts_ref.engine:ReferenceEngine", "--games", "2",
+                 "--no-vectors", "--set", "max_rounds=1",
+                 "--report", "/dev/full", "--junit", str(junit)])     # /dev/full: writable, then "disk full"
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "verdict: PASS" in captured.out and "3 cases: 3 passed" in captured.out   # the run is not lost
+    assert captured.err.count("\n") == 1 and "/dev/full: cannot write the --report file" in captured.err
+    assert ElementTree.parse(junit).getroot().find("testsuite").get("tests") == "3"   # the other file is written
+
+
+def test_a_lone_surrogate_in_an_engine_message_reaches_every_output_without_a_traceback(tmp_path, capsys):
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    code = main(["conform", "--engine", engine_command("odd_text.py"), "--games", "2", "--no-vectors",
+                 "--shrink-time", "0", "--report", str(report), "--junit", str(junit)])
+    out = capsys.readouterr().out
+    assert code == 1 and "verdict: FAIL" in out and "lost" in out
+    data = json.loads(report.read_text(encoding="utf-8"))               # UTF-8, and the JSON escape round-trips
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    assert any("lost \ud800 half a character, \x1b[31mred" in c["reason"] for c in data["cases"])
+    messages = [f.get("message") for f in ElementTree.parse(junit).getroot().iter("failure")]
+    assert any(r"lost \ud800 half a character, \x1b[31mred\x1b[0m, \x00" in m for m in messages), messages

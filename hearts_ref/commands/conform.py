@@ -12,6 +12,7 @@ Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed devi
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any
@@ -79,10 +80,11 @@ def parse_shard(text: str) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     from hearts_ref.conformance.report import console_summary, junit_xml, load_report, merge_reports
 
+    _check_outputs(args)
     if args.merge:
         report = merge_reports([load_report(path) for path in args.merge])
+        _print(report.dumps() if args.json else console_summary(report))
         _write(args, report, junit_xml)
-        print(report.dumps() if args.json else console_summary(report), end="")
         return report.exit_code()
     if not args.engine:
         print("hearts-ref conform: error: --engine SPEC is required (or --merge FILE...)", file=sys.stderr)
@@ -113,20 +115,60 @@ def run(args: argparse.Namespace) -> int:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
+    _print(report.dumps() if args.json else console_summary(report))   # first: a failed write loses nothing
     _write(args, report, junit_xml)
-    print(report.dumps() if args.json else console_summary(report), end="")
     return report.exit_code()
 
 
+def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files to write: ``(option, path)`` for ``--report`` and ``--junit`` when given."""
+    return [(option, path) for option, path in (("--report", args.report), ("--junit", args.junit)) if path]
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Raise RecordError, before anything runs, for an output file that could not be written."""
+    outputs = _outputs(args)
+    if len(outputs) == 2 and os.path.realpath(outputs[0][1]) == os.path.realpath(outputs[1][1]):
+        raise RecordError("--report and --junit name the same file", where=outputs[0][1])
+    for option, path in outputs:
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            problem = "is a folder, not a file"
+        elif not os.path.isdir(folder):
+            problem = f"no such folder {folder}" if not os.path.exists(folder) else f"{folder} is not a folder"
+        elif os.path.exists(path) and not os.access(path, os.W_OK):
+            problem = "the file is not writable"
+        elif not os.path.exists(path) and not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"the folder {folder} is not writable"
+        else:
+            continue
+        raise RecordError(f"cannot write the {option} file: {problem}", where=path)
+
+
 def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
-    for path, text in ((args.report, report.dumps() if args.report else ""),
-                       (args.junit, junit_xml(report) if args.junit else "")):
-        if path:
-            try:
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-            except OSError as error:
-                raise RecordError(f"cannot write ({error.strerror})", where=path) from None
+    """Write the ``--report`` and ``--junit`` files; RecordError names the first that could not be written.
+
+    A lone surrogate (an engine's message can carry one) is written as its JSON escape ``\\udXXX``.
+    """
+    failed: RecordError | None = None
+    for option, path in _outputs(args):
+        text = report.dumps() if option == "--report" else junit_xml(report)
+        try:
+            with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
+                handle.write(text)
+        except OSError as error:
+            failed = failed or RecordError(f"cannot write the {option} file ({error.strerror})", where=path)
+    if failed is not None:
+        raise failed
+
+
+def _print(text: str) -> None:
+    """Print ``text`` on stdout; characters its encoding cannot carry are written as escapes."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _replay(engine: Any, args: argparse.Namespace) -> int:
