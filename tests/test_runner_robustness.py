@@ -200,3 +200,69 @@ def test_a_lone_surrogate_in_an_engine_message_reaches_every_output_without_a_tr
     assert any("lost \ud800 half a character, \x1b[31mred" in c["reason"] for c in data["cases"])
     messages = [f.get("message") for f in ElementTree.parse(junit).getroot().iter("failure")]
     assert any(r"lost \ud800 half a character, \x1b[31mred\x1b[0m, \x00" in m for m in messages), messages
+
+
+# An engine that cannot be started: exit 2, and the report files say so -----------------------------
+
+def _start_failure_run(engine: str, tmp_path: Path, capsys, *extra: str) -> tuple[dict, ElementTree.Element, str]:
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    assert main(["conform", "--engine", engine, "--report", str(report), "--junit", str(junit), *extra]) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and captured.out == ""
+    data = json.loads(report.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    return data, ElementTree.parse(junit).getroot().find("testsuite"), captured.err
+
+
+def test_an_engine_that_cannot_be_run_still_gets_its_report_files(tmp_path, capsys):
+    missing = str(tmp_path / "no-such-engine")
+    data, suite, err = _start_failure_run(missing, tmp_path, capsys, "--games", "5")
+    assert err.count("\n") == 1 and "cannot start engine" in err
+    assert data["engine"]["spec"] == missing and data["engine"]["error"]["verdict"] == "not-started"
+    assert "No such file" in data["engine"]["error"]["message"]
+    assert data["summary"]["counts"]["failed"] == len(data["cases"]) == 5 + 1     # the games and negative games
+    assert all("the engine could not be started: not-started" in c["reason"] for c in data["cases"])
+    assert {step: state["status"] for step, state in data["steps"].items()} == {
+        "vectors": "skipped", "perft": "skipped", "differential": "skipped", "negative": "skipped"}
+    assert Report.from_dict(data).exit_code() == 1     # merged with other shards, the run still fails
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("7", "6", "1")
+    start = suite.find("testcase")
+    assert (start.get("classname"), start.get("name")) == ("hearts-ref.engine", "start")
+    assert start.find("error").get("type") == "not-started" and "No such file" in start.find("error").get("message")
+
+
+def test_a_bad_handshake_is_reported_with_the_cases_the_run_would_have_played(tmp_path, capsys):
+    argv = ["--games", "7", "--negative-games", "5", "--shard", "2/3", "--no-vectors"]
+    data, suite, err = _start_failure_run(engine_command("garbage.py", "hello", "1"), tmp_path, capsys, *argv)
+    assert "bad reply to 'hello'" in err
+    assert data["engine"]["error"]["verdict"] == "protocol-error" and data["shards"] == [[2, 3]]
+    assert "vectors" not in data["steps"]
+    # The same cases, by ID, as a run of a working engine with the same arguments.
+    assert main(["conform", "--engine", "python:hearts_ref.engine:ReferenceEngine", *argv, "--set", "max_rounds=1",
+                 "--report", str(tmp_path / "ok.json")]) == 0
+    capsys.readouterr()
+    played = json.loads((tmp_path / "ok.json").read_text(encoding="utf-8"))
+    assert [c["id"] for c in data["cases"]] == [c["id"] for c in played["cases"]] != []
+    assert suite.get("errors") == "1" and int(suite.get("failures")) == len(data["cases"])
+
+
+def test_an_engine_that_dies_before_its_handshake_leaves_its_last_words_in_the_junit_error(tmp_path, capsys):
+    data, suite, err = _start_failure_run(engine_command("crash.py", "hello", "1"), tmp_path, capsys,
+                                          "--games", "1", "--no-vectors")
+    assert data["engine"]["error"]["verdict"] == "crashed"
+    assert "fatal: the trick table is corrupt" in data["engine"]["error"]["stderr_tail"]
+    error = suite.find("testcase").find("error")
+    assert "exited with code 3" in error.get("message") and "fatal: the trick table is corrupt" in error.text
+    assert "fatal: the trick table is corrupt" in err     # the console shows the engine's last words as well
+
+
+def test_a_start_failure_with_json_prints_the_report_and_without_outputs_writes_nothing(tmp_path, capsys):
+    missing = str(tmp_path / "no-such-engine")
+    assert main(["conform", "--engine", missing, "--games", "2", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["engine"]["error"]["verdict"] == "not-started"
+    assert captured.err.count("\n") == 1
+    assert main(["conform", "--engine", missing, "--games", "2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "cannot start engine" in captured.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -6,7 +6,8 @@
     hearts-ref conform --merge shard1.json shard2.json --report all.json
 
 Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed deviation),
-2 bad input.
+2 bad input, or an engine that could not be started (the --report and --junit files still
+say so).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from typing import Any
 
 from hearts_ref.commands import add_rules_arguments, rules_from_args
-from hearts_ref.errors import RecordError
+from hearts_ref.errors import HeartsError, RecordError
 
 __all__ = ["configure", "run", "parse_shard"]
 
@@ -100,7 +101,12 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     shard = parse_shard(args.shard)
-    engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
+    try:
+        engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
+    except HeartsError as error:     # exit 2; with --report or --junit, a report that says so for CI
+        if not args.replay:
+            _report_start_failure(args, rules, shard, error, junit_xml)
+        raise
     try:
         if args.replay:
             return _replay(engine, args)
@@ -118,6 +124,41 @@ def run(args: argparse.Namespace) -> int:
     _print(report.dumps() if args.json else console_summary(report))   # first: a failed write loses nothing
     _write(args, report, junit_xml)
     return report.exit_code()
+
+
+def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int, int], error: HeartsError,
+                          junit_xml: Any) -> None:
+    """Write (and with ``--json`` print) the report of a run whose engine could not be started.
+
+    Each game the run would have played is failed with the reason, so a pipeline that only
+    reads the files sees the failure; ``engine.error`` holds the verdict, the message and
+    the engine's last words on stderr. Exit code 2 stays the caller's.
+    """
+    if not (args.json or _outputs(args)):
+        return
+    from hearts_ref.conformance.policies import POLICY_NAMES
+    from hearts_ref.conformance.report import Case, Report
+    from hearts_ref.conformance.runner import shard_runs
+
+    verdict = getattr(error, "verdict", "not-started")
+    message = getattr(error, "summary", str(error))
+    reason = f"the engine could not be started: {verdict}: {message}"
+    negatives = max(1, args.games // 4) if args.negative_games is None else args.negative_games
+    engine = {"spec": args.engine, "name": "?", "version": "",
+              "error": {"verdict": verdict, "message": message, "stderr_tail": getattr(error, "stderr_tail", "")}}
+    report = Report(engine, rules.to_dict(), args.seed, args.games, negatives, [list(shard)])
+    for step in ([] if args.no_vectors else ["vectors", "perft"]) + ["differential", "negative"]:
+        report.steps[step] = {"status": "skipped", "reason": reason}
+    for kind, count in (("differential", args.games), ("negative", negatives)):
+        for i in range(count):
+            if shard_runs(i, shard):
+                report.add(Case(f"{kind}/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", kind, "failed", (), reason))
+    if args.json:
+        _print(report.dumps())
+    try:
+        _write(args, report, junit_xml)
+    except RecordError as failed:    # the start failure stays the error to exit with; say this one first
+        print(f"hearts-ref conform: error: {failed}", file=sys.stderr)
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:

@@ -276,7 +276,10 @@ def _changes(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def junit_xml(report: Report) -> str:
-    """Return the report as JUnit XML: one testcase per case, failures with the replay command."""
+    """Return the report as JUnit XML: one testcase per case, failures with the replay command.
+
+    An engine that could not be started (``engine.error``) adds one testcase with an error.
+    """
     counts = report.summary()["counts"]
     suite = ElementTree.Element("testsuite", {
         "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
@@ -301,6 +304,16 @@ def junit_xml(report: Report) -> str:
         elif case.status == "unexpected-pass":
             out = ElementTree.SubElement(element, "system-out")
             out.text = f"unexpected pass: declared as a known deviation ({case.reason})"
+    start_failure = report.engine.get("error")
+    if isinstance(start_failure, dict):     # the engine could not be started: an error, not a deviation
+        suite.set("tests", str(len(report.cases) + 1))
+        suite.set("errors", "1")
+        element = ElementTree.Element("testcase", {"classname": "hearts-ref.engine", "name": "start", "time": "0"})
+        error = ElementTree.SubElement(element, "error", {
+            "message": f"{start_failure.get('verdict')}: {start_failure.get('message')}",
+            "type": str(start_failure.get("verdict"))})
+        error.text = start_failure.get("stderr_tail") or None
+        suite.insert(0, element)
     root = ElementTree.Element("testsuites")
     root.append(suite)
     for element in root.iter():
