@@ -2,15 +2,20 @@
 
 Exit codes, for every subcommand: 0 success, 1 a check found a deviation (a rule
 broken, a proof with an unexpected outcome), 2 bad input (arguments, files), with one
-clear line on stderr and never a traceback.
+clear line on stderr and never a traceback. Interrupted by SIGINT, SIGTERM or SIGHUP, a
+command unwinds as it would from an error (so every engine program it started is killed)
+and exits with 128 + the signal's number.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 
 from hearts_ref.errors import HeartsError
 
@@ -47,6 +52,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Terminated(BaseException):
+    """Raised in the main thread by SIGTERM or SIGHUP, to unwind like KeyboardInterrupt does for SIGINT."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _terminate_by_unwinding() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`_Terminated` while the command runs, then restore the handlers.
+
+    Only the first signal raises: a second one, arriving while the command cleans up after
+    the first, is ignored, so the cleanup (killing engine programs) is not cut short.
+    """
+    if threading.current_thread() is not threading.main_thread():   # only the main thread may set handlers
+        yield
+        return
+    raised = False
+
+    def handler(signum: int, frame: object) -> None:
+        nonlocal raised
+        if not raised:
+            raised = True
+            raise _Terminated(signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, action in previous.items():
+            signal.signal(signum, action)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
@@ -56,13 +95,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.error(f"give a COMMAND: {', '.join(COMMANDS)} (see hearts-ref --help)")
     try:
-        return int(args.run(args) or 0)
+        with _terminate_by_unwinding():
+            return int(args.run(args) or 0)
     except HeartsError as error:
         print(f"hearts-ref {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"hearts-ref {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return 128 + signal.SIGINT
+    except _Terminated as stop:
+        print(f"hearts-ref {args.command}: terminated by {stop}", file=sys.stderr)
+        return 128 + stop.signum
     except BrokenPipeError:
         return 0
 

@@ -6,18 +6,20 @@
     hearts-ref conform --merge shard1.json shard2.json --report all.json
 
 Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed deviation),
-2 bad input, or an engine that could not be judged at all (every case skipped).
+2 bad input, an engine that could not be started (the --report and --junit files still say so),
+or an engine that could not be judged at all (every case skipped).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any
 
 from hearts_ref.commands import add_rules_arguments, rules_from_args
-from hearts_ref.errors import RecordError
+from hearts_ref.errors import HeartsError, RecordError
 
 __all__ = ["configure", "run", "parse_shard"]
 
@@ -40,13 +42,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
     parser.add_argument("--replay", metavar="CASE", help="replay one case: a case JSON file or an 'hr1:' token")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json", help="merge the reports of shards")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--timeout", type=_engine_seconds, default=5.0, metavar="S",
                         help="seconds an engine program may take to answer one command (default 5)")
-    parser.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
+    parser.add_argument("--startup-timeout", type=_engine_seconds, default=10.0, metavar="S",
                         help="seconds an engine program may take to start and answer the handshake (default 10)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true",
                         help="print the JSON report (spec/report.schema.json) instead of the summary")
+
+
+MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-timeout
+
+
+def _engine_seconds(text: str) -> float:
+    """Parse ``--timeout`` or ``--startup-timeout``: a number of seconds, more than 0, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= MAX_ENGINE_TIMEOUT:     # also refuses nan, which compares false with everything
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_ENGINE_TIMEOUT:g} seconds "
+                                         f"(a day), got {text}")
+    return value
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -64,10 +81,11 @@ def parse_shard(text: str) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     from hearts_ref.conformance.report import console_summary, junit_xml, load_report, merge_reports
 
+    _check_outputs(args)
     if args.merge:
         report = merge_reports([load_report(path) for path in args.merge])
+        _print(report.dumps() if args.json else console_summary(report))
         _write(args, report, junit_xml)
-        print(report.dumps() if args.json else console_summary(report), end="")
         return report.exit_code()
     if not args.engine:
         print("hearts-ref conform: error: --engine SPEC is required (or --merge FILE...)", file=sys.stderr)
@@ -83,11 +101,12 @@ def run(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     shard = parse_shard(args.shard)
-    if not args.timeout > 0 or not args.startup_timeout > 0:
-        print("hearts-ref conform: error: --timeout and --startup-timeout must be more than 0 seconds",
-              file=sys.stderr)
-        return 2
-    engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
+    try:
+        engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
+    except HeartsError as error:     # exit 2; with --report or --junit, a report that says so for CI
+        if not args.replay:
+            _report_start_failure(args, rules, shard, error, junit_xml)
+        raise
     try:
         if args.replay:
             return _replay(engine, args)
@@ -102,20 +121,95 @@ def run(args: argparse.Namespace) -> int:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
+    _print(report.dumps() if args.json else console_summary(report))   # first: a failed write loses nothing
     _write(args, report, junit_xml)
-    print(report.dumps() if args.json else console_summary(report), end="")
     return report.exit_code()
 
 
+def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int, int], error: HeartsError,
+                          junit_xml: Any) -> None:
+    """Write (and with ``--json`` print) the report of a run whose engine could not be started.
+
+    Each game the run would have played is failed with the reason, so a pipeline that only
+    reads the files sees the failure; ``engine.error`` holds the verdict, the message and
+    the engine's last words on stderr. Exit code 2 stays the caller's.
+    """
+    if not (args.json or _outputs(args)):
+        return
+    from hearts_ref.conformance.policies import POLICY_NAMES
+    from hearts_ref.conformance.report import Case, Report
+    from hearts_ref.conformance.runner import shard_runs
+
+    verdict = getattr(error, "verdict", "not-started")
+    message = getattr(error, "summary", str(error))
+    reason = f"the engine could not be started: {verdict}: {message}"
+    negatives = max(1, args.games // 4) if args.negative_games is None else args.negative_games
+    engine = {"spec": args.engine, "name": "?", "version": "",
+              "error": {"verdict": verdict, "message": message, "stderr_tail": getattr(error, "stderr_tail", "")}}
+    report = Report(engine, rules.to_dict(), args.seed, args.games, negatives, [list(shard)])
+    for step in ([] if args.no_vectors else ["vectors", "perft"]) + ["differential", "negative"]:
+        report.steps[step] = {"status": "skipped", "reason": reason}
+    for kind, count in (("differential", args.games), ("negative", negatives)):
+        for i in range(count):
+            if shard_runs(i, shard):
+                report.add(Case(f"{kind}/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", kind, "failed", (), reason))
+    if args.json:
+        _print(report.dumps())
+    try:
+        _write(args, report, junit_xml)
+    except RecordError as failed:    # the start failure stays the error to exit with; say this one first
+        print(f"hearts-ref conform: error: {failed}", file=sys.stderr)
+
+
+def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files to write: ``(option, path)`` for ``--report`` and ``--junit`` when given."""
+    return [(option, path) for option, path in (("--report", args.report), ("--junit", args.junit)) if path]
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Raise RecordError, before anything runs, for an output file that could not be written."""
+    outputs = _outputs(args)
+    if len(outputs) == 2 and os.path.realpath(outputs[0][1]) == os.path.realpath(outputs[1][1]):
+        raise RecordError("--report and --junit name the same file", where=outputs[0][1])
+    for option, path in outputs:
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            problem = "is a folder, not a file"
+        elif not os.path.isdir(folder):
+            problem = f"no such folder {folder}" if not os.path.exists(folder) else f"{folder} is not a folder"
+        elif os.path.exists(path) and not os.access(path, os.W_OK):
+            problem = "the file is not writable"
+        elif not os.path.exists(path) and not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"the folder {folder} is not writable"
+        else:
+            continue
+        raise RecordError(f"cannot write the {option} file: {problem}", where=path)
+
+
 def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
-    for path, text in ((args.report, report.dumps() if args.report else ""),
-                       (args.junit, junit_xml(report) if args.junit else "")):
-        if path:
-            try:
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-            except OSError as error:
-                raise RecordError(f"cannot write ({error.strerror})", where=path) from None
+    """Write the ``--report`` and ``--junit`` files; RecordError names the first that could not be written.
+
+    A lone surrogate (an engine's message can carry one) is written as its JSON escape ``\\udXXX``.
+    """
+    failed: RecordError | None = None
+    for option, path in _outputs(args):
+        text = report.dumps() if option == "--report" else junit_xml(report)
+        try:
+            with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
+                handle.write(text)
+        except OSError as error:
+            failed = failed or RecordError(f"cannot write the {option} file ({error.strerror})", where=path)
+    if failed is not None:
+        raise failed
+
+
+def _print(text: str) -> None:
+    """Print ``text`` on stdout; characters its encoding cannot carry are written as escapes."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _replay(engine: Any, args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree
@@ -291,7 +292,10 @@ def _changes(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def junit_xml(report: Report) -> str:
-    """Return the report as JUnit XML: one testcase per case, failures with the replay command."""
+    """Return the report as JUnit XML: one testcase per case, failures with the replay command.
+
+    An engine that could not be started (``engine.error``) adds one testcase with an error.
+    """
     counts = report.summary()["counts"]
     suite = ElementTree.Element("testsuite", {
         "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
@@ -303,8 +307,9 @@ def junit_xml(report: Report) -> str:
             "classname": f"hearts-ref.{kind}", "name": name or case.id, "time": f"{case.seconds:.6f}"})
         rules = ", ".join(case.rule_ids)
         if case.status == "failed":
-            failure = ElementTree.SubElement(element, "failure", {"message": f"{rules}: {case.reason}",
-                                                                   "type": case.rule_ids[0] if case.rule_ids else "error"})
+            failure = ElementTree.SubElement(element, "failure", {
+                "message": f"{rules}: {case.reason}" if rules else case.reason,
+                "type": case.rule_ids[0] if case.rule_ids else "error"})
             repro = case.details.get("reproduction") or {}
             failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
                                       | ({"replay": repro.get("command")} if repro else {}), indent=1)
@@ -315,7 +320,38 @@ def junit_xml(report: Report) -> str:
         elif case.status == "unexpected-pass":
             out = ElementTree.SubElement(element, "system-out")
             out.text = f"unexpected pass: declared as a known deviation ({case.reason})"
+    start_failure = report.engine.get("error")
+    if isinstance(start_failure, dict):     # the engine could not be started: an error, not a deviation
+        suite.set("tests", str(len(report.cases) + 1))
+        suite.set("errors", "1")
+        element = ElementTree.Element("testcase", {"classname": "hearts-ref.engine", "name": "start", "time": "0"})
+        error = ElementTree.SubElement(element, "error", {
+            "message": f"{start_failure.get('verdict')}: {start_failure.get('message')}",
+            "type": str(start_failure.get("verdict"))})
+        error.text = start_failure.get("stderr_tail") or None
+        suite.insert(0, element)
     root = ElementTree.Element("testsuites")
     root.append(suite)
+    for element in root.iter():
+        element.attrib = {name: _xml_text(value) for name, value in element.attrib.items()}
+        if element.text:
+            element.text = _xml_text(element.text)
     ElementTree.indent(root)
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+# What XML 1.0 cannot hold, even as a character reference: the C0 controls but tab, newline and
+# carriage return; lone surrogates; U+FFFE and U+FFFF.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    r"""Return ``text`` with each character XML 1.0 forbids written as a visible escape.
+
+    An engine's stderr or its messages may carry ANSI colours, a NUL or a bell: the file
+    must still parse, and its reader still sees where they were.
+
+    >>> print(_xml_text("\x1b[31mred\x1b[0m, a bell\x07, a NUL\x00"))
+    \x1b[31mred\x1b[0m, a bell\x07, a NUL\x00
+    """
+    return _NOT_XML.sub(lambda match: ascii(match.group())[1:-1], text)

@@ -26,6 +26,7 @@ from hearts_ref.protocol import MAX_LINE_BYTES, shorten
 __all__ = ["EngineProcess", "StderrTail"]
 
 EXIT_GRACE = 1.0          # seconds an engine gets to exit once its output has ended or after "quit"
+MAX_POLL = 86400.0        # seconds one poll() waits at most; a longer deadline waits in steps
 
 
 class StderrTail:
@@ -244,9 +245,13 @@ class EngineProcess:
 
 
 def _wait(poller: select.poll, deadline: float) -> bool:
-    """Wait on ``poller`` until it is ready or ``deadline`` passes; return False once it has passed."""
+    """Wait on ``poller`` until it is ready or ``deadline`` passes; return False once it has passed.
+
+    One wait lasts at most :data:`MAX_POLL` seconds (poll takes a C int of milliseconds), so
+    a far or infinite deadline waits in steps rather than overflowing.
+    """
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return False
-    poller.poll(math.ceil(remaining * 1000))
+    poller.poll(math.ceil(min(remaining, MAX_POLL) * 1000))
     return True

@@ -70,6 +70,9 @@ class StdioEngine:
         if isinstance(argv, (str, bytes)) or not argv:
             raise HeartsError(f"StdioEngine needs the command as a non-empty list of arguments, got {argv!r} "
                               "(load_engine() splits a command line)")
+        for name, value in (("timeout", timeout), ("startup_timeout", startup_timeout)):
+            if not value > 0:       # nan too
+                raise HeartsError(f"StdioEngine needs {name} to be more than 0 seconds, got {value!r}")
         self.argv = tuple(str(arg) for arg in argv)
         self.timeout = timeout
         self.startup_timeout = startup_timeout
