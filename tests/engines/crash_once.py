@@ -12,14 +12,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))   # the checkout, when run as a script
 from tests.engines.faults import serve_with_fault, write  # noqa: E402
 
-FLAG = Path(sys.argv[1])
-
-
 def crash_once(reply: bytes) -> None:
-    if FLAG.exists():
+    flag = Path(sys.argv[1])
+    if flag.exists():
         write(reply)
         return
-    FLAG.write_text("crashed", encoding="utf-8")
+    flag.write_text("crashed", encoding="utf-8")
     print("fatal: out of cards", file=sys.stderr, flush=True)
     os._exit(9)
 
