@@ -46,6 +46,10 @@ def read_json(source: str | bytes | Path, *, where: str = "") -> Any:
         where = where or str(source)
         try:
             source = source.read_bytes()
+        except FileNotFoundError:
+            raise RecordError("cannot read the file: no such file", where=where) from None
+        except IsADirectoryError:
+            raise RecordError("cannot read the file: it is a folder", where=where) from None
         except OSError as error:
             raise RecordError(f"cannot read the file ({error.strerror or error})", where=where) from None
     if isinstance(source, bytes):

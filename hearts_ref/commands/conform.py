@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from hearts_ref.commands import add_rules_arguments, rules_from_args
@@ -218,21 +219,8 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     from hearts_ref.conformance.script import decode_case
     from hearts_ref.conformance.shrink import transcript
 
-    text, where = args.replay, "--replay"
-    if not text.startswith("hr1:"):   # a file: a case written by the runner, or one case of a JSON report
-        where = text
-        try:
-            with open(text, encoding="utf-8") as handle:
-                text = handle.read()
-        except FileNotFoundError:
-            raise RecordError("no such file (give a case file or an 'hr1:' token)", where=where) from None
-        except IsADirectoryError:
-            raise RecordError("is a folder, not a case file", where=where) from None
-        except UnicodeDecodeError:
-            raise RecordError("not UTF-8 text", where=where) from None
-        except OSError as error:
-            raise RecordError(f"cannot read ({error.strerror})", where=where) from None
-    case = decode_case(text, where)
+    # a token, or a file: a case written by the runner, or one case of a JSON report
+    case = decode_case(args.replay if args.replay.startswith("hr1:") else Path(args.replay))
     rules, game = replay_case(engine, case)
     deviation = game.deviation
     if deviation is None:

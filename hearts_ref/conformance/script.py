@@ -31,11 +31,13 @@ import json
 import zlib
 from math import comb
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.errors import RecordError
+from hearts_ref.reading import read_json
 from hearts_ref.round import PASS_SIZE, RoundState
 from hearts_ref.variants import Rules
 
@@ -173,24 +175,23 @@ def encode_case(case: dict[str, Any]) -> str:
     return _TOKEN_PREFIX + base64.urlsafe_b64encode(zlib.compress(text, 9)).decode("ascii").rstrip("=")
 
 
-def decode_case(text: str, where: str = "--replay") -> dict[str, Any]:
-    """Return the case of a ``--replay`` token or of a case's JSON text; RecordError says why not.
+def decode_case(source: str | Path, where: str = "--replay") -> dict[str, Any]:
+    """Return the case of a ``--replay`` token, of a case's JSON text or of a case file; RecordError says why not.
 
     The JSON may be the case itself, or one case of a JSON report (its shrunk reproduction's
-    case is replayed). ``where`` names the token or file in the error messages.
+    case is replayed). ``where`` names the token in the error messages (a file names itself).
     """
-    text = text.strip()
-    if text.startswith(_TOKEN_PREFIX):
-        raw = text[len(_TOKEN_PREFIX):]
+    if isinstance(source, Path):
+        data = read_json(source)
+        where = str(source)
+    elif source.strip().startswith(_TOKEN_PREFIX):
+        raw = source.strip()[len(_TOKEN_PREFIX):]
         try:
             data = json.loads(zlib.decompress(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))))
         except (ValueError, zlib.error) as error:
             raise RecordError(f"not a replay token ({error})", where=where) from None
     else:
-        try:
-            data = json.loads(text)
-        except ValueError as error:
-            raise RecordError(f"not JSON ({error})", where=where) from None
+        data = read_json(source, where=where)
     if isinstance(data, dict):
         found = data.get("reproduction")
         if isinstance(found, dict) and isinstance(found.get("case"), dict):   # one case of a JSON report
