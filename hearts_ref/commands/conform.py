@@ -137,23 +137,20 @@ def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int
     """
     if not (args.json or _outputs(args)):
         return
-    from hearts_ref.conformance.policies import POLICY_NAMES
     from hearts_ref.conformance.report import Case, Report
-    from hearts_ref.conformance.runner import shard_runs
+    from hearts_ref.conformance.runner import negative_games_for, planned_games
 
     verdict = getattr(error, "verdict", "not-started")
     message = getattr(error, "summary", str(error))
     reason = f"the engine could not be started: {verdict}: {message}"
-    negatives = max(1, args.games // 4) if args.negative_games is None else args.negative_games
+    negatives = negative_games_for(args.games, args.negative_games)
     engine = {"spec": args.engine, "name": "?", "version": "",
               "error": {"verdict": verdict, "message": message, "stderr_tail": getattr(error, "stderr_tail", "")}}
     report = Report(engine, rules.to_dict(), args.seed, args.games, negatives, [list(shard)])
     for step in ([] if args.no_vectors else ["vectors", "perft"]) + ["differential", "negative"]:
         report.steps[step] = {"status": "skipped", "reason": reason}
-    for kind, count in (("differential", args.games), ("negative", negatives)):
-        for i in range(count):
-            if shard_runs(i, shard):
-                report.add(Case(f"{kind}/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", kind, "failed", (), reason))
+    for kind, _, _, case_id in planned_games(args.games, negatives, shard):
+        report.add(Case(case_id, kind, "failed", (), reason))
     if args.json:
         _print(report.dumps())
     try:

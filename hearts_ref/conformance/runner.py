@@ -34,7 +34,8 @@ from hearts_ref.conformance.script import CASE_FORMAT, encode_case
 from hearts_ref.conformance.shrink import replay_script, shrink_game, transcript
 
 __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
-           "shard_runs", "engine_setup_problem", "engine_capabilities", "reproduction"]
+           "shard_runs", "engine_setup_problem", "engine_capabilities", "planned_games",
+           "negative_games_for", "reproduction"]
 
 EngineFactory = Callable[[], Engine]
 Progress = Callable[[int, int, int], None]   # (cases done, cases planned, failed so far)
@@ -55,6 +56,20 @@ def shard_runs(index: int, shard: tuple[int, int]) -> bool:
     """Whether shard ``(k, n)`` runs the case numbered ``index`` (cases are dealt round-robin)."""
     k, n = shard
     return index % n == k - 1
+
+
+def negative_games_for(games: int, negative_games: int | None) -> int:
+    """The games with negative checks: as asked, or by default a quarter of the differential games (at least 1)."""
+    return max(1, games // 4) if negative_games is None else negative_games
+
+
+def planned_games(games: int, negative_games: int, shard: tuple[int, int],
+                  policies: Sequence[str] = POLICY_NAMES) -> list[tuple[str, int, str, str]]:
+    """The games shard ``shard`` plays: ``(kind, index, policy, case ID)``; game ``i`` uses policy ``i mod 6``."""
+    planned = [("differential", i) for i in range(games) if shard_runs(i, shard)]
+    planned += [("negative", i) for i in range(negative_games) if shard_runs(i, shard)]
+    return [(kind, i, policies[i % len(policies)], f"{kind}/{policies[i % len(policies)]}/{i}")
+            for kind, i in planned]
 
 
 def engine_setup_problem(capabilities: Capabilities, rules: Rules) -> str | None:
@@ -116,17 +131,14 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negative_games,
                         [list(shard)], known_deviations=known)
     vary = not capabilities.multi_round
-    planned = [("differential", i) for i in range(games) if shard_runs(i, shard)]
-    planned += [("negative", i) for i in range(negative_games) if shard_runs(i, shard)]
+    planned = planned_games(games, negative_games, shard, policies)
     for name, count in (("differential", games), ("negative", negative_games)):
         report.steps[name] = ({"status": "skipped", "reason": setup_problem} if setup_problem and count
                               else {"status": "ran", "games": count})
         if not setup_problem and count and not capabilities.passing and rules.pass_cards:
             report.steps[name]["note"] = "the engine does not pass cards: every round is dealt with direction none"
     failures: list[tuple[Case, GameRun, bool]] = []
-    for done, (kind, i) in enumerate(planned):
-        policy = policies[i % len(policies)]
-        case_id = f"{kind}/{policy}/{i}"
+    for done, (kind, i, policy, case_id) in enumerate(planned):
         if setup_problem:
             report.add(Case(case_id, kind, "skipped", reason=setup_problem))
             continue
@@ -340,7 +352,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
     start = time.monotonic()
     engine, owned = _make(engine_factory)
     capabilities, _ = engine_capabilities(engine)
-    negatives = max(1, games // 4) if negative_games is None else negative_games
+    negatives = negative_games_for(games, negative_games)
     report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negatives,
                     [list(shard)], known_deviations=list(capabilities.known_deviations))
     if vectors:
