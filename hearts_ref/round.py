@@ -219,7 +219,7 @@ class RoundState(NamedTuple):
         if self.to_play < 0:
             raise IllegalPlayError("TRICK-ORDER", f"no card can be played in the {self.phase} phase")
         if not self.legal:
-            self._raise_deadlock()
+            raise self.deadlock_error()
         rule = rejecting_rule(self.hands[self.to_play], self.context, self.rules, 1 << card.index)
         if rule is not None:
             raise IllegalPlayError(rule, self._explain(rule, self.to_play, card, self.context))
@@ -295,9 +295,6 @@ class RoundState(NamedTuple):
         return DeadlockError(rule, f"seat {self.to_move} has no legal play: hand {self.hand(self.to_move).glyphs()}, "
                                    f"trick so far {' '.join(c.glyph for c in self.current_trick())}; "
                                    "these rules can deadlock")
-
-    def _raise_deadlock(self) -> None:
-        raise self.deadlock_error()
 
 
 # The few contexts a play can have, built once: following (by suit led, first trick, broken) and leading.

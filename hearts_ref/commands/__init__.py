@@ -30,8 +30,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules.preset(args.preset or DEFAULT_PRESET, **overrides)
 
 
-def positive_seconds(text: str) -> float:
-    """Return ``text`` as a finite number of seconds above 0 (an argparse ``type``); else say why.
+def positive_seconds(text: str, maximum: float = math.inf) -> float:
+    """Return ``text`` as a finite number of seconds above 0, and at most ``maximum`` (an argparse ``type``);
+    else say why.
 
     >>> positive_seconds("2.5")
     2.5
@@ -43,8 +44,10 @@ def positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value < math.inf:   # also refuses nan
-        raise argparse.ArgumentTypeError(f"the timeout must be more than 0 seconds (and finite), got {text}")
+    if not 0 < value < math.inf or value > maximum:   # also refuses nan
+        limit = ("more than 0 seconds (and finite)" if maximum == math.inf
+                 else f"more than 0 and at most {maximum:g} seconds")
+        raise argparse.ArgumentTypeError(f"the timeout must be {limit}, got {text}")
     return value
 
 

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hearts_ref.commands import add_rules_arguments, rules_from_args
+from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args
 from hearts_ref.errors import HeartsError, RecordError
 
 __all__ = ["configure", "run", "parse_shard"]
@@ -57,14 +57,7 @@ MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-tim
 
 def _engine_seconds(text: str) -> float:
     """Parse ``--timeout`` or ``--startup-timeout``: a number of seconds, more than 0, at most a day."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= MAX_ENGINE_TIMEOUT:     # also refuses nan, which compares false with everything
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_ENGINE_TIMEOUT:g} seconds "
-                                         f"(a day), got {text}")
-    return value
+    return positive_seconds(text, MAX_ENGINE_TIMEOUT)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
