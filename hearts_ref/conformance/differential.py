@@ -136,7 +136,7 @@ def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: A
         raise _Stop(None, f"the engine declined: {error}", unsupported=True) from None
     except ENGINE_ERRORS as error:   # the engine itself failed: report it, do not crash the runner
         raise _Stop(Deviation("engine-error", rule_ids, step, where,
-                              message=f"{failure_text(error)}")) from None
+                              message=failure_text(error))) from None
 
 
 def _observe(engine: Engine, step: int, where: dict[str, Any]) -> Observation:

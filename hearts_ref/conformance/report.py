@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree
@@ -185,7 +186,8 @@ def merge_reports(reports: list[Report]) -> Report:
     if len(splits) != 1:
         raise RecordError(f"cannot merge shards of different splits ({' and '.join(f'K/{n}' for n in splits)})",
                           where="--merge")
-    missing = [f"{k}/{splits[0]}" for k in range(1, splits[0] + 1) if (k, splits[0]) not in {tuple(s) for s in merged.shards}]
+    (n,), present = splits, {tuple(shard) for shard in merged.shards}
+    missing = [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in present]
     if missing:
         raise RecordError(f"shard {', '.join(missing)} missing: the merged campaign would be incomplete",
                           where="--merge")
@@ -237,10 +239,7 @@ def console_summary(report: Report) -> str:
     stopped = [c for c in report.cases if c.details.get("stopped")]
     if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
         games = sum(1 for c in report.cases if c.kind in ("differential", "negative"))
-        why: dict[str, int] = {}
-        for case in stopped:
-            reason = str(case.details["stopped"]).split(":")[0]
-            why[reason] = why.get(reason, 0) + 1
+        why = Counter(str(case.details["stopped"]).split(":")[0] for case in stopped)
         lines.append(f"  {len(stopped)} of {games} games stopped early, judged up to there ("
                      + ", ".join(f"{reason}: {count}" for reason, count in why.items())
                      + f"); e.g. {stopped[0].id}: {stopped[0].details['stopped']}")
