@@ -24,8 +24,11 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -34,19 +37,45 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "docs" / "data"
 sys.path[:0] = [str(ROOT), str(ROOT / "docs")]
 
+from hearts_ref.console import ProgressDisplay  # noqa: E402  (after the checkout is on the path)
+
 # How the conformance runner is asked to judge an engine under a set of rules, as JSON.
 # Adjust here if the runner's options differ; {adapter} is the engine's adapter name.
 CONFORM_COMMAND = ["conform", "--engine", "{adapter}", "--json"]
 PROVE_COMMAND = ["prove", "--all", "--deep", "--json"]
 
 
-def hearts_ref(args: list[str], *, timeout: float) -> tuple[subprocess.CompletedProcess, float, str]:
-    """Run ``hearts-ref ARGS`` from the checkout; return the process, its duration and its start time."""
+def hearts_ref(args: list[str], *, timeout: float,
+               progress: Any = None) -> tuple[subprocess.CompletedProcess, float, str]:
+    """Run ``hearts-ref ARGS`` from the checkout; return the process, its duration and its start time.
+
+    With ``progress`` (a :class:`hearts_ref.console.ProgressDisplay`), the command's own plain
+    progress lines on stderr (``prove: 12/54 …``) move it as they arrive.
+    """
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     begin = time.monotonic()
-    process = subprocess.run([sys.executable, "-m", "hearts_ref", *args], cwd=ROOT, capture_output=True,
-                             text=True, timeout=timeout)
+    command = [sys.executable, "-m", "hearts_ref", *args]
+    if progress is None:
+        process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        return process, time.monotonic() - begin, started
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+        child = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.PIPE, text=True)
+        timer = threading.Timer(timeout, child.kill)
+        timer.start()
+        errors = []
+        for line in child.stderr:
+            errors.append(line)
+            moved = PROGRESS_LINE.match(line)
+            if moved:
+                progress(int(moved["done"]), int(moved["total"]), moved["what"].strip())
+        code = child.wait()
+        timer.cancel()
+        out.seek(0)
+        process = subprocess.CompletedProcess(command, code, out.read(), "".join(errors))
     return process, time.monotonic() - begin, started
+
+
+PROGRESS_LINE = re.compile(r"^[\w -]+: (?P<done>\d+)/(?P<total>\d+)(?P<what>.*)$")
 
 
 def versions() -> dict[str, Any]:
@@ -81,7 +110,8 @@ def record_proofs(timeout: float) -> bool:
         print(f"proofs: 'hearts-ref {' '.join(PROVE_COMMAND)}' is not available in this version: skipped")
         return True
     print(f"proofs: running hearts-ref {' '.join(PROVE_COMMAND)} …", flush=True)
-    process, seconds, started = hearts_ref(PROVE_COMMAND, timeout=timeout)
+    with ProgressDisplay("proofs", unit="proofs") as progress:
+        process, seconds, started = hearts_ref(PROVE_COMMAND, timeout=timeout, progress=progress)
     try:
         json.loads(process.stdout)
     except ValueError:
@@ -119,25 +149,31 @@ def record_conformance(engine_file: Path, timeout: float) -> bool:
         print(f"conformance: 'hearts-ref {' '.join(command)}' is not available in this version: skipped")
         return True
     runs, ok = [], True
-    for settings in settings_of(engine):
-        args = command + ["--preset", adapter] + [a for k, v in settings.items() for a in ("--set", _set_text(k, v))]
-        print(f"conformance: hearts-ref {' '.join(args)} …", flush=True)
-        process, seconds, started = hearts_ref(args, timeout=timeout)
-        try:
-            report = json.loads(process.stdout)
-        except ValueError:
-            report = None
-        ok &= process.returncode in (0, 1) and report is not None
-        runs.append({"preset": adapter, "set": settings, "command": "hearts-ref " + " ".join(args),
-                     "started": started, "seconds": round(seconds, 1), "exit_code": process.returncode,
-                     "stderr": process.stderr[-2000:] if process.returncode not in (0, 1) else "", "report": report})
-        print(f"conformance: exit code {process.returncode} in {seconds:.1f} s")
+    every = settings_of(engine)
+    with ProgressDisplay(f"conformance of {adapter}", unit="runs") as progress:
+        for done, settings in enumerate(every):
+            runs.append(_conformance_run(command, adapter, settings, timeout))
+            ok &= runs[-1]["exit_code"] in (0, 1) and runs[-1]["report"] is not None
+            progress(done + 1, len(every), runs[-1]["command"].split(" --json ", 1)[-1])
     out = DATA / "conformance" / f"{adapter}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"engine": engine["engine"], "adapter": adapter, **versions(), "runs": runs},
                               indent=2) + "\n", encoding="utf-8")
     print(f"conformance: {len(runs)} runs recorded in {out.relative_to(ROOT)}")
     return ok
+
+
+def _conformance_run(command: list[str], adapter: str, settings: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Run the conformance runner once under the adapter's preset and ``settings``; return the recorded run."""
+    args = command + ["--preset", adapter] + [a for k, v in settings.items() for a in ("--set", _set_text(k, v))]
+    process, seconds, started = hearts_ref(args + ["--quiet"], timeout=timeout)
+    try:
+        report = json.loads(process.stdout)
+    except ValueError:
+        report = None
+    return {"preset": adapter, "set": settings, "command": "hearts-ref " + " ".join(args),
+            "started": started, "seconds": round(seconds, 1), "exit_code": process.returncode,
+            "stderr": process.stderr[-2000:] if process.returncode not in (0, 1) else "", "report": report}
 
 
 def build_site(site_dir: str | None) -> bool:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args
+from hearts_ref.console import ProgressDisplay, is_terminal, printable, show
 from hearts_ref.errors import HeartsError, RecordError
 
 __all__ = ["configure", "run", "parse_shard"]
@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="seconds an engine program may take to answer one command (default 5)")
     parser.add_argument("--startup-timeout", type=_engine_seconds, default=10.0, metavar="S",
                         help="seconds an engine program may take to start and answer the handshake (default 10)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--json", action="store_true",
                         help="print the JSON report (spec/report.schema.json) instead of the summary")
 
@@ -73,12 +73,12 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hearts_ref.conformance.report import console_summary, junit_xml, load_report, merge_reports
+    from hearts_ref.conformance.report import junit_xml, load_report, merge_reports
 
     _check_outputs(args)
     if args.merge:
         report = merge_reports([load_report(path) for path in args.merge])
-        _print(report.dumps() if args.json else console_summary(report))
+        _summary(args, report)
         _write(args, report, junit_xml)
         return report.exit_code()
     if not args.engine:
@@ -104,18 +104,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.replay:
             return _replay(engine, args)
-        progress = None if args.quiet or not sys.stderr.isatty() else _ProgressBar()
-        report = run_conformance(engine, rules, games=args.games, seed=args.seed,
-                                 negative_games=args.negative_games, vectors=not args.no_vectors, shard=shard,
-                                 time_limit=args.time_limit, shrink_budget=args.shrink_time, spec=args.engine,
-                                 progress=progress)
-        if progress is not None:
-            progress.finish()
+        with ProgressDisplay("conform", quiet=args.quiet, unit="games") as display:
+            report = run_conformance(engine, rules, games=args.games, seed=args.seed,
+                                     negative_games=args.negative_games, vectors=not args.no_vectors, shard=shard,
+                                     time_limit=args.time_limit, shrink_budget=args.shrink_time, spec=args.engine,
+                                     progress=lambda done, total, failed: display(done, total, f"games, {failed} failed"))
     finally:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
-    _print(report.dumps() if args.json else console_summary(report))   # first: a failed write loses nothing
+    _summary(args, report)   # first: a failed write loses nothing
     _write(args, report, junit_xml)
     return report.exit_code()
 
@@ -194,6 +192,18 @@ def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
         raise failed
 
 
+def _summary(args: argparse.Namespace, report: Any) -> None:
+    """Print the report: JSON with ``--json``, else the summary (drawn on a terminal, plain text otherwise)."""
+    from hearts_ref.conformance.report import console_summary, summary_renderables
+
+    if args.json:
+        _print(report.dumps())
+    elif is_terminal(sys.stdout):
+        show(*summary_renderables(report))
+    else:
+        _print(console_summary(report))
+
+
 def _print(text: str) -> None:
     """Print ``text`` on stdout; characters its encoding cannot carry are written as escapes."""
     try:
@@ -227,29 +237,6 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
         if played["plays"]:
             print("  plays: " + " ".join(played["plays"]))
     where = ", ".join(f"{key} {value}" for key, value in deviation.where.items())
-    print(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}")
-    print(f"  {deviation.message}")
+    print(printable(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}"))
+    print(f"  {printable(deviation.message)}")
     return 1
-
-
-class _ProgressBar:
-    """A one-line progress bar on stderr, redrawn at most ten times a second."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-        self.drawn = False
-
-    def __call__(self, done: int, total: int, failed: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.1 and done < total:
-            return
-        self.last = now
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {failed} failed ")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def finish(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\n")

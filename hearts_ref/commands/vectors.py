@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import json
 import sys
 import time
 from pathlib import Path
 
+from hearts_ref.console import ProgressDisplay, printable
 from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.vectors.generate import write_perft, write_suite
@@ -29,7 +31,8 @@ __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    # not required here: the command line names an unrecognized option before it asks for a missing ACTION
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
     generate = sub.add_parser("generate", help="write the vectors and perft files from the reference",
                               description="Write the vector suite and the perft files from the reference.")
     generate.add_argument("--out", type=Path, default=None, metavar="DIR",
@@ -49,9 +52,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     runner.add_argument("--json", action="store_true", help="print the results as JSON")
     runner.add_argument("--validate-schema", action="store_true",
                         help="also check the files against spec/vectors.schema.json (slower)")
+    runner.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action is None:
+        raise HeartsError("give an ACTION: generate or run (see hearts-ref vectors --help)")
     if args.action == "generate":
         say = (lambda text: None) if args.quiet else print
         write_suite(args.out, progress=say)
@@ -62,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _line(result: CaseResult) -> str:
     detail = result.failure.text() if result.failure else result.reason
-    return f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else "")
+    return printable(f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else ""))
 
 
 def _check_case_texts(texts: list[str], ids: list[str]) -> None:
@@ -84,9 +90,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.case:
         _check_case_texts(args.case, [c.id for c in cases])
         cases = [c for c in cases if any(text in c.id for text in args.case)]
-    with opened_engine(args.engine) as engine:
+    with opened_engine(args.engine) as engine, ProgressDisplay("vectors", quiet=args.quiet, unit="cases") as shown:
         start = time.perf_counter()
-        results = run_vectors(engine, cases)
+        done = itertools.count(1)
+        results = run_vectors(engine, cases, progress=lambda result: shown(next(done), len(cases), result.case_id))
         elapsed = time.perf_counter() - start
     missing = unaccounted(cases, results)
     counts = summarize(results)

@@ -216,7 +216,23 @@ def rule_table(report: Report) -> dict[str, dict[str, int]]:
 
 
 def console_summary(report: Report) -> str:
-    """Return the readable summary: the counts, the table by rule ID, each finding with its replay command."""
+    """Return the readable summary as plain text: what a pipe or a file receives (see :func:`summary_renderables`)."""
+    from hearts_ref.console import render
+
+    return render(*summary_renderables(report))
+
+
+def summary_renderables(report: Report) -> list[Any]:
+    """Return the readable summary: the counts, the table by rule ID, each finding with its replay command.
+
+    As rich renderables (:mod:`hearts_ref.console` draws them on a terminal, or as plain text).
+    Text that comes from the engine (its name, its messages) is shown with its control
+    characters escaped.
+    """
+    from rich.text import Text
+
+    from hearts_ref.console import Table, indented, printable
+
     summary = report.summary()
     counts = summary["counts"]
     engine = report.engine
@@ -246,40 +262,48 @@ def console_summary(report: Report) -> str:
     if report.coverage:
         reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
         lines.append(f"  situations played through: {reached}")
+    parts: list[Any] = [Text(printable(line)) for line in lines]
     rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
     if rows:
-        lines += ["", f"  {'rule':<18} {'failed':>6} {'xfail':>6} {'passed':>6} {'checks ok':>9} {'checks bad':>10}"]
+        table = Table("rule", "failed", "xfail", "passed", "checks ok", "checks bad", "")
+        for column in table.columns[1:6]:
+            column.justify = "right"
         for rule, row in rows:
-            mark = "  <--" if row["failed"] or row["checks-failed"] else ""
-            lines.append(f"  {rule:<18} {row['failed']:>6} {row['expected-fail']:>6} {row['passed']:>6} "
-                         f"{row['checks-passed']:>9} {row['checks-failed']:>10}{mark}")
+            bad = row["failed"] or row["checks-failed"]
+            table.add_row(rule, str(row["failed"]), str(row["expected-fail"]), str(row["passed"]),
+                          str(row["checks-passed"]), str(row["checks-failed"]), "<--" if bad else "",
+                          style="bold red" if bad else None)
+        parts += [Text(""), indented(table)]
+    tail: list[str] = []
     data_failures = [c for c in report.cases if c.status == "failed" and c.kind in ("vector", "perft")]
     if data_failures:
-        lines += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
+        tail += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
         for case in data_failures[:10]:
-            lines.append(f"  - {case.id}: {case.reason}")
+            tail.append(f"  - {case.id}: {case.reason}")
             if case.details.get("replay"):
-                lines.append(f"    replay: {case.details['replay']}")
+                tail.append(f"    replay: {case.details['replay']}")
     findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
     if findings:
-        lines += ["", "  findings (shrunk):"]
+        tail += ["", "  findings (shrunk):"]
         for case in findings:
             repro = case.details["reproduction"]
             shown = repro.get("deviation") or {}   # the shrunk game's deviation, else the original's
             rule_ids = shown.get("rule_ids", case.rule_ids)
-            lines.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
-            lines.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
-                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
-            lines.append(f"    replay: {repro.get('command')}")
+            tail.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
+            tail.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
+                        f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
+            tail.append(f"    replay: {repro.get('command')}")
         others = sum(1 for c in report.cases if c.status == "failed") - len(findings)
         if others:
-            lines.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
+            tail.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
     if summary["unobserved_known_deviations"]:
-        lines.append(f"  declared deviations not seen (unexpected pass): "
-                     f"{', '.join(summary['unobserved_known_deviations'])}")
+        tail.append(f"  declared deviations not seen (unexpected pass): "
+                    f"{', '.join(summary['unobserved_known_deviations'])}")
+    parts += [Text(printable(line)) for line in tail]
     verdict = {0: "PASS", 1: "FAIL", 2: "NOTHING JUDGED: every case was skipped (see the reasons above)"}
-    lines.append(f"  verdict: {verdict[report.exit_code()]}")
-    return "\n".join(lines) + "\n"
+    code = report.exit_code()
+    parts.append(Text(f"  verdict: {verdict[code]}", style="bold green" if code == 0 else "bold red"))
+    return parts
 
 
 def _changes(rules: dict[str, Any]) -> dict[str, Any]:
