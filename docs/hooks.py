@@ -20,7 +20,9 @@ from sitegen.pages import generated_pages, nav_additions  # noqa: E402
 
 
 def on_config(config):
-    """Add the chapter pages and the API pages to their sections of the navigation."""
+    """Start the runs whose output the pages show; add the chapter and API pages to their sections of the navigation."""
+    from sitegen.runs import start
+    start()
     additions = nav_additions()
     for entry in config.nav or []:
         if isinstance(entry, dict):

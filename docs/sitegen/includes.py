@@ -8,7 +8,12 @@ A hand-written page marks a place with an HTML comment; the hook replaces it:
 - ``<!-- include: help:conform -->``: what ``hearts-ref conform --help`` prints, from the parser;
 - ``<!-- include: conform-run:openspiel:must_break_hearts=false -->``: the console summary of the
   conformance run that ``docs/build.py`` recorded for that engine with that setting (the rows
-  of the rules without a failure left out).
+  of the rules without a failure left out);
+- ``<!-- include: run:minimal-python -->``: a run of ``hearts-ref`` made when the site is built
+  (``sitegen.runs.RUNS``), as a console block; ``run-short:NAME`` leaves out the rows of the rules
+  without a failure;
+- ``<!-- include: file:examples/engines/minimal_engine.py -->``: a file of the repository, whole,
+  as a code block.
 
 >>> "hearts-ref" in fill("<!-- include: README.md#Set-up -->", "index.md")
 True
@@ -26,8 +31,9 @@ import re
 from functools import cache, partial
 
 from sitegen.common import DATA, ROOT, not_yet, outside_fences, read_json
+from sitegen.runs import console
 
-__all__ = ["fill", "command_options", "command_help", "recorded_run", "readme_section", "tour"]
+__all__ = ["fill", "command_options", "command_help", "recorded_run", "readme_section", "tour", "repository_file"]
 
 MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
 
@@ -127,6 +133,19 @@ def tour() -> str:
     return "\n".join(out)
 
 
+LANGUAGES = {".py": "python", ".js": "javascript", ".json": "json", ".sh": "sh"}
+
+
+def repository_file(path: str) -> str:
+    """Return a file of the repository as a fenced code block titled with its path."""
+    source = ROOT / path
+    if not source.is_file():
+        raise ValueError(f"no file {path} in the repository")
+    text = source.read_text(encoding="utf-8").rstrip("\n")
+    fence = "````" if "```" in text else "```"
+    return f'{fence}{LANGUAGES.get(source.suffix, "text")} title="{path}"\n{text}\n{fence}'
+
+
 def fill(markdown: str, page: str) -> str:
     """Return ``markdown`` with each include marker replaced by what it names, rule IDs linked and cards drawn."""
     def one(match: re.Match[str]) -> str:
@@ -135,10 +154,16 @@ def fill(markdown: str, page: str) -> str:
             return tour()
         if what.startswith("conform-run:"):
             return recorded_run(what.removeprefix("conform-run:"))
+        if what.startswith(("run:", "run-short:")):
+            kind, _, name = what.partition(":")
+            return console(name, shorten=kind == "run-short")
+        if what.startswith("file:"):
+            return repository_file(what.removeprefix("file:"))
         if what.startswith("help:"):
             return f"```console\n{command_help(what.removeprefix('help:'))}\n```"
         if what.startswith("README.md#"):
             return readme_section(what.split("#", 1)[1])
         raise ValueError(f"{page}: unknown include marker {match.group(0)}")
+    from sitegen.conformance_pages import link_case_ids
     from sitegen.rules_pages import spec_text
-    return outside_fences(MARKER.sub(one, markdown), lambda part: spec_text(part, page))
+    return link_case_ids(outside_fences(MARKER.sub(one, markdown), lambda part: spec_text(part, page)), page)
