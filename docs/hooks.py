@@ -33,8 +33,11 @@ def on_config(config):
 
 
 def on_files(files, config):
-    """Add every generated page; a page of the same name in docs/ would be stale, so it is replaced."""
-    for path, content in generated_pages().items():
+    """Add every generated page and file (the suite's zip); a page of the same name in docs/ would be stale, so it
+    is replaced."""
+    from sitegen.reference_pages import suite_zip
+    name, data = suite_zip()
+    for path, content in {**generated_pages(), f"downloads/{name}": data}.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             files.remove(existing)

@@ -11,6 +11,7 @@ from sitegen.common import ROOT
 from sitegen.conformance_pages import protocol_page, vectors_by_rule, vectors_page
 from sitegen.matrix import matrix_page
 from sitegen.proofs_page import proofs_by_rule, proofs_page
+from sitegen.reference_pages import DOWNLOAD, changelog_page, cli_page, download_page
 from sitegen.rules_pages import chapter_pages, chapters, rules_index
 from sitegen.spec_pages import disagreements_page, sources_page, variants_page
 
@@ -49,7 +50,8 @@ def generated_pages() -> dict[str, str]:
     pages = {"rules/index.md": rules_index(), **chapter_pages(proofs_by_rule(), vectors_by_rule()),
              "disagreements.md": disagreements_page(), "variants.md": variants_page(),
              "sources.md": sources_page(), "matrix.md": matrix_page(), "proofs.md": proofs_page(),
-             "conformance/protocol.md": protocol_page(), "conformance/vectors.md": vectors_page()}
+             "conformance/protocol.md": protocol_page(), "conformance/vectors.md": vectors_page(),
+             "cli.md": cli_page(), DOWNLOAD: download_page(), "changelog.md": changelog_page()}
     pages.update(_api_pages())
     return pages
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hearts_ref.spec import SpecRule, load_rules
 from sitegen.common import SPEC, card_row, cards_in_text, link_rule_ids, relative
+from sitegen.drawings import pass_cycle_figure
 from sitegen.refcode import citing_code, tests_naming
 
 __all__ = ["rule_pages", "chapter_pages", "rules_index", "render_quotes", "spec_text"]
@@ -20,6 +21,8 @@ __all__ = ["rule_pages", "chapter_pages", "rules_index", "render_quotes", "spec_
 QUOTE = re.compile(r"^- `(?P<file>(?P<num>\d{3})_[0-9a-f]+\.txt)` \((?P<lang>[^)]+)\): «(?P<orig>.+?)» — "
                    r"\"(?P<tr>.+?)\"(?P<rest>.*)$")
 SHOWN_TESTS = 8
+# Pictures drawn under a rule's text, by rule ID.
+FIGURES = {"PASS-CYCLE": pass_cycle_figure}
 
 
 def rule_pages() -> dict[str, str]:
@@ -94,8 +97,10 @@ def _links(title: str, links: dict, rule_id: str, page: str, none: str) -> str:
 def render_rule(rule: SpecRule, page: str, proofs: dict, vectors: dict) -> str:
     """Return the Markdown of one rule on its chapter page."""
     parts = [f"## {rule.id}: {rule.title} {{#{rule.id}}}\n",
-             "**Rule.** " + spec_text(rule.section("Rule"), page) + "\n",
-             "**Sources.**\n\n" + render_quotes(rule.section("Sources"), page) + "\n"]
+             "**Rule.** " + spec_text(rule.section("Rule"), page) + "\n"]
+    if rule.id in FIGURES:
+        parts.append(FIGURES[rule.id]() + "\n")
+    parts.append("**Sources.**\n\n" + render_quotes(rule.section("Sources"), page) + "\n")
     if rule.section("Examples"):
         parts.append('<div class="hr-examples" markdown>\n\n**Examples.**\n\n'
                      + spec_text(rule.section("Examples"), page) + "\n\n</div>\n")

@@ -57,6 +57,7 @@ RUNS: dict[str, Run] = {
     "queen-breaks-hearts-replay": Run(("conform", "--engine", "python:buggy_engine:QueenBreaksHearts", "--replay",
                                        "{token}"), ENGINES, after="queen-breaks-hearts"),
     "house-rule-unsound": Run(("prove", "--set", "first_trick_points=forbidden")),
+    "house-rule-unsound-json": Run(("prove", "--set", "first_trick_points=forbidden", "--json")),
     "house-rule-sound": Run(("prove", "--set", "jd_bonus=true", "--set", "moon=subtract")),
 }
 _started: dict[str, subprocess.Popen] = {}
