@@ -36,7 +36,8 @@ def api_modules() -> list[str]:
 
 def _api_pages() -> dict[str, str]:
     # The heading's anchor is the module's name, so that a reference to the module in a docstring links here.
-    pages = {f"api/{name}.md": f"# `{name}` {{#{name}}}\n\n::: {name}\n" for name in api_modules()}
+    lower = "---\nsearch:\n  boost: 0.5\n---\n"   # below the rules and guides that speak of the same names
+    pages = {f"api/{name}.md": f"{lower}# `{name}` {{#{name}}}\n\n::: {name}\n" for name in api_modules()}
     listing = "\n".join(f"- [`{name}`]({name}.md)" for name in api_modules())
     pages["api/index.md"] = ("# API reference\n\nThe public modules of `hearts_ref`, from their docstrings. "
                              "Start with `hearts_ref` (the re-exported API), `hearts_ref.variants` (the rules as "

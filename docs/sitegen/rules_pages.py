@@ -21,6 +21,8 @@ __all__ = ["rule_pages", "chapter_pages", "rules_index", "render_quotes", "spec_
 QUOTE = re.compile(r"^- `(?P<file>(?P<num>\d{3})_[0-9a-f]+\.txt)` \((?P<lang>[^)]+)\): «(?P<orig>.+?)» — "
                    r"\"(?P<tr>.+?)\"(?P<rest>.*)$")
 SHOWN_TESTS = 8
+# The rule pages come first in the site's search, before the pages that mention a rule (the API's, the vectors').
+SEARCH_BOOST = "---\nsearch:\n  boost: 4\n---\n"
 # Pictures drawn under a rule's text, by rule ID.
 FIGURES = {"PASS-CYCLE": pass_cycle_figure}
 
@@ -154,7 +156,7 @@ def chapter_pages(proofs: dict, vectors: dict) -> dict[str, str]:
     for stem, title, intro in chapters():
         page = f"rules/{stem}.md"
         body = "\n".join(render_rule(rule, page, proofs, vectors) for rule in by_chapter.get(stem, []))
-        pages[page] = (f"# {title}\n\n{spec_text(intro, page)}\n\n"
+        pages[page] = (f"{SEARCH_BOOST}# {title}\n\n{spec_text(intro, page)}\n\n"
                        f"*Generated from `spec/rules/{stem}.md`; the anchor of each rule is its ID.*\n\n{body}")
     return pages
 
