@@ -126,7 +126,7 @@ def replay_token(text: str) -> str:
 
 
 def short(text: str) -> list[str]:
-    """Return a conformance summary's lines without the rows of rules that nothing failed, nor more than two
+    r"""Return a conformance summary's lines without the rows of rules that nothing failed, nor more than two
     failed vectors (each cut is marked ``…``).
 
     >>> short("  rule  failed\n  LEAD-OPEN  0  0  3  0  0\n  BREAK-QUEEN  3  0  1  0  0  <--\n\n  verdict: FAIL")
