@@ -36,8 +36,9 @@ def on_files(files, config):
     """Add every generated page and file (the suite's zip); a page of the same name in docs/ would be stale, so it
     is replaced."""
     from sitegen.reference_pages import suite_zip
+    from sitegen.spec_pages import source_files
     name, data = suite_zip()
-    for path, content in {**generated_pages(), f"downloads/{name}": data}.items():
+    for path, content in {**generated_pages(), f"downloads/{name}": data, **source_files()}.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             files.remove(existing)

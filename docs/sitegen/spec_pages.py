@@ -10,7 +10,7 @@ from sitegen.common import SPEC, escape_cell, relative, rule_link
 from sitegen.rules_pages import QUOTE, render_quotes, rule_pages, spec_text
 
 __all__ = ["disagreements_page", "variants_page", "sources_page", "source_table", "disagreements", "summary_table",
-           "disagreements_by_rule"]
+           "disagreements_by_rule", "source_files"]
 
 DISAGREEMENT = re.compile(r"^## (D\d+): (.+?)\s*$")
 
@@ -161,7 +161,17 @@ def sources_page() -> str:
            "hearts-ref's rules are drawn from five public rule texts, cited by file name. Each rule quotes "
            "them word for word (a test checks every quote against the text), with an English translation.\n",
            "*Generated from `spec/README.md`.*\n"]
+    out.append("Each text is kept in the repository as it was read, in `spec/sources/`, and on this site; the address "
+               "it was published at is not recorded with it.\n")
     for num, name, lang, what in source_table():
-        out.append(f"## {num} · {lang} {{#source-{num}}}\n\n`{name}`: {what}. Quoted {quotes.get(num, 0)} times "
+        title = (SPEC / "sources" / name).read_text(encoding="utf-8").strip().splitlines()[0]
+        title = title if len(title) <= 90 else title[:90].rsplit(" ", 1)[0] + " …"
+        out.append(f"## {num} · {lang} {{#source-{num}}}\n\n{what}. It begins: «{title}»\n\n"
+                   f"File `{name}`, [the whole text](sources/{name}). Quoted {quotes.get(num, 0)} times "
                    f"in the rules and the disagreements. Preset: [seed{num}](variants.md#preset-seed{num}).\n")
     return "\n".join(out)
+
+
+def source_files() -> dict[str, bytes]:
+    """Return the source texts as files of the site, by their path: ``sources/<file name>``."""
+    return {f"sources/{name}": (SPEC / "sources" / name).read_bytes() for _, name, _, _ in source_table()}
