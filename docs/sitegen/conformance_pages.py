@@ -162,6 +162,12 @@ def _perft_lines(page: str) -> list[str]:
     return lines + [""]
 
 
+def _drawn_examples(page: str) -> str:
+    from hearts_ref.vectors import load_vectors
+    from sitegen.drawings import worked_examples
+    return worked_examples(load_vectors(), page, lambda case: f'<a href="#{case_anchor(case.id)}"><code>{case.id}</code></a>')
+
+
 def vectors_page() -> str:
     """Return the vectors and perft page: the format (``spec/vectors.md``), every case with its rules, the perft files."""
     page = "conformance/vectors.md"
@@ -172,6 +178,10 @@ def vectors_page() -> str:
     else:
         out.append(not_yet("The vector format is not documented yet (`spec/vectors.md` does not exist).",
                            "Once it lands, this page includes it."))
+    out += ["## The worked examples, drawn {#worked-examples}\n",
+            "The worked examples of the source texts, each as the table looked when the trick it speaks of began: "
+            "every hand, and that trick's cards in the middle (seat 0 at the bottom, clockwise).\n",
+            _drawn_examples(page), ""]
     out.append("## Every case {#every-case}\n")
     cases, problems = vector_cases()
     out += [f"!!! warning \"Could not read\"\n\n    {p}\n" for p in problems]

@@ -17,7 +17,7 @@ from typing import Any
 
 from sitegen.common import CARD_CODE, card_chip, card_row
 
-__all__ = ["table", "pass_cycle_svg", "pass_cycle_figure", "sweep_chart"]
+__all__ = ["table", "pass_cycle_svg", "pass_cycle_figure", "sweep_chart", "last_trick", "worked_examples"]
 
 # Where each seat of four sits, seen from above: seat 0 at the bottom, then clockwise.
 _PLACES = ("bottom", "left", "top", "right")
@@ -120,3 +120,35 @@ def sweep_chart(rows: list[tuple[str, dict[str, int], dict[str, int]]], *, title
         out.append(f'<text x="{bar + 8}" y="{y + 30}" class="hr-chart-{"bad" if rules else "ok"}">'
                    f'{escape.escape(found or "no deviation")}</text>')
     return "".join(out) + "</svg>"
+
+
+def last_trick(case: Any) -> tuple[list[str], list[str], int]:
+    """Return the hands as the last trick of a case's first round began, that trick's cards, and its leader."""
+    from hearts_ref import CardSet
+    from hearts_ref.game import Game
+    first = case.rounds[0]
+    game = Game.new(case.rules).deal_round(first.hands, direction=first.direction)
+    hands, trick, leader = [str(h) for h in first.hands], [], 0
+    for step in (s for s in first.steps if s.rejected_by is None):
+        if step.kind == "pass":
+            game = game.choose_pass(step.seat, CardSet(step.cards))
+            continue
+        state = game.round
+        if not state.trick:
+            hands = [str(state.hand(seat)) for seat in range(case.rules.players)]
+            trick, leader = [], state.leader
+        trick.append(str(step.card))
+        game = game.play(step.card)
+    return hands, trick, leader
+
+
+def worked_examples(cases: list[Any], page: str, link: Any) -> str:
+    """Return the worked examples of the sources among ``cases`` (one round each), each drawn once: the hands as
+    the trick it speaks of began, and that trick; ``link(case)`` gives the words that link the case."""
+    out = []
+    for case in cases:
+        if case.kind != "example" or len(case.rounds) != 1:
+            continue
+        hands, trick, leader = last_trick(case)
+        out.append(table(hands, trick, leader=leader, caption=f"{link(case)}: {escape.escape(case.description)}"))
+    return "\n\n".join(out)
