@@ -68,7 +68,9 @@ def _inputs_digest() -> str:
     digest = hashlib.sha256()
     for folder in ("hearts_ref", "properties", "examples", "spec"):
         for path in sorted((ROOT / folder).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
+            # Not the caches a run leaves behind (``__pycache__``, ``.hypothesis``): they would change the key.
+            parts = path.relative_to(ROOT).parts
+            if path.is_file() and not any(part == "__pycache__" or part.startswith(".") for part in parts):
                 digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:20]
 
