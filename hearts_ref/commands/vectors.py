@@ -2,6 +2,8 @@
 
 ``generate [--out DIR] [--perft-out DIR]`` writes the suite (``spec/vectors/``) and the perft
 files (``spec/perft/``) from the reference, byte for byte the same on every run.
+``export --out PATH`` writes the suite as a versioned package (``hearts_ref.vectors.export``) to a
+folder, or to a zip file when PATH ends in ``.zip``.
 ``run [--engine SPEC] [PATH ...]`` runs every case and accounts for each: passed, failed
 (first failing step, rule IDs, expected and actual), skipped (with the reason), expected-fail
 or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed or was not accounted for,
@@ -40,6 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--perft-out", type=Path, default=None, metavar="DIR",
                           help="folder of the perft files (default spec/perft/)")
     generate.add_argument("--quiet", action="store_true", help="print nothing")
+    export = sub.add_parser("export", help="write the suite as a versioned package: a folder or a zip",
+                            description="Write the vectors, the perft files, the schemas, a version file and "
+                                        "checksums (SHA256SUMS) to a folder, or to a zip file.")
+    export.add_argument("--out", type=Path, required=True, metavar="PATH",
+                        help="a folder (empty, or an earlier export), or a file name ending in .zip")
     runner = sub.add_parser("run", help="run the vectors on an engine",
                             description="Run the vectors on an engine; every case is accounted for.")
     runner.add_argument("paths", nargs="*", type=Path, metavar="PATH",
@@ -62,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
         say = (lambda text: None) if args.quiet else print
         write_suite(args.out, progress=say)
         write_perft(args.perft_out, progress=say)
+        return 0
+    if args.action == "export":
+        from hearts_ref.vectors.export import export_suite
+        files = export_suite(args.out)
+        print(f"{args.out}: suite {SUITE_VERSION}, {len(files)} files (checksums in SHA256SUMS)")
         return 0
     return _run(args)
 
