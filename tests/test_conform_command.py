@@ -61,10 +61,10 @@ def test_shards_merge_into_the_whole_campaign():
     parts = [run_differential(ReferenceEngine, rules, 9, 4, negative_games=3, shard=(k, 3)) for k in (1, 2, 3)]
     assert sorted(len(p.cases) for p in parts) == [4, 4, 4]
     merged = merge_reports(list(reversed(parts)))
-    assert sorted((c.id, c.status, c.details["steps"]) for c in merged.cases) == \
-        sorted((c.id, c.status, c.details["steps"]) for c in whole.cases)
-    assert merged.shards == [[1, 3], [2, 3], [3, 3]] and merged.rounds == whole.rounds
+    assert [c.id for c in merged.cases] == [c.id for c in whole.cases]     # in the order one process plays
+    assert merged.shards == [[1, 1]] and merged.rounds == whole.rounds
     assert merged.checks == whole.checks
+    assert merged.dumps(timings=False) == whole.dumps(timings=False)        # the same report, byte for byte
     _validate(merged.to_dict())
     with pytest.raises(RecordError):   # the same shard twice
         merge_reports([parts[0], parts[0]])
@@ -117,7 +117,7 @@ def test_conform_merge_command(tmp_path, capsys):
     capsys.readouterr()
     assert main(["conform", "--merge", *paths, "--report", str(tmp_path / "all.json")]) == 1
     merged = load_report(str(tmp_path / "all.json"))
-    assert merged.shards == [[1, 2], [2, 2]] and len(merged.cases) == 4 + 1
+    assert merged.shards == [[1, 1]] and len(merged.cases) == 4 + 1
 
 
 @pytest.mark.parametrize("argv, message", [
