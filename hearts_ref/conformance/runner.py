@@ -267,12 +267,14 @@ def _close(engine: Engine) -> None:
             pass
 
 
-def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int]) -> None:
-    """Run the conformance vectors of ``spec/vectors/`` through the engine (see :mod:`hearts_ref.vectors`)."""
+def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int], *,
+                     cases: Sequence[Any] | None = None) -> None:
+    """Run the conformance vectors of ``spec/vectors/`` (or ``cases``) through the engine (see :mod:`hearts_ref.vectors`)."""
     from hearts_ref.vectors import load_vectors, run_case
 
     engine, owned = _make(engine_factory)
-    cases = [case for i, case in enumerate(load_vectors()) if shard_runs(i, shard)]
+    if cases is None:
+        cases = [case for i, case in enumerate(load_vectors()) if shard_runs(i, shard)]
     report.steps["vectors"] = {"status": "ran", "cases": len(cases)}
     try:
         for vector in cases:
