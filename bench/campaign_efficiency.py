@@ -109,21 +109,38 @@ def stdio_alone(rules: Rules, rounds: int, seed: int) -> float:
         return rounds / (time.perf_counter() - start)
 
 
-def campaign(engine: str, rules: Rules, games: int, seed: int, policies: tuple[str, ...]) -> tuple[int, float]:
-    """Judged rounds and seconds of a differential campaign (no negative checks)."""
+def cpu_seconds(pid: int | None = None) -> float:
+    """User plus system CPU time of this process, or of process ``pid`` (Linux /proc)."""
+    if pid is None:
+        return time.process_time()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def campaign(engine: str, rules: Rules, games: int, seed: int, policies: tuple[str, ...]) -> tuple[int, float, str]:
+    """Judged rounds and seconds of a differential campaign (no negative checks), and its CPU time per round."""
     if engine == "stdio":
         from hearts_ref.engines.stdio import StdioEngine
 
-        factory = lambda: StdioEngine(serve_command(), cwd=ROOT)   # noqa: E731
+        judged = StdioEngine(serve_command(), cwd=ROOT)
     else:
-        from hearts_ref.engines.openspiel import OpenSpielEngine as factory
-    start = time.perf_counter()
-    report = run_differential(factory, rules, games, seed, policies=policies, shrink_budget=0, spec=engine)
+        from hearts_ref.engines.openspiel import OpenSpielEngine
+
+        judged = OpenSpielEngine()
+    pid = getattr(judged, "pid", None)
+    start, own, other = time.perf_counter(), cpu_seconds(), cpu_seconds(pid) if pid else 0.0
+    report = run_differential(judged, rules, games, seed, policies=policies, shrink_budget=0, spec=engine)
     seconds = time.perf_counter() - start
+    own, other = cpu_seconds() - own, (cpu_seconds(pid) - other if pid else 0.0)
+    close = getattr(judged, "close", None)
+    if close:
+        close()
     failed = report.summary()["counts"]["failed"]
     if failed:
         raise SystemExit(f"the campaign found {failed} deviations: this benchmark needs a conforming engine")
-    return report.rounds, seconds
+    cpu = f"CPU per round: runner {own / report.rounds * 1e3:.2f} ms" + (
+        f", engine program {other / report.rounds * 1e3:.2f} ms" if pid else "")
+    return report.rounds, seconds, cpu
 
 
 def main() -> int:
@@ -157,7 +174,7 @@ def main() -> int:
     engine_rate = max(alone(rules, rounds, args.seed + i) for i in range(args.repeat))
     reference_rate = max(reference_alone(rules, rounds, args.seed + i) for i in range(args.repeat))
     runs = [campaign(args.engine, rules, games, args.seed, policies) for _ in range(args.repeat)]
-    judged, seconds = max(runs, key=lambda run: run[0] / run[1])
+    judged, seconds, cpu = max(runs, key=lambda run: run[0] / run[1])
     judged_rate = judged / seconds
     allowed = 1 / (1 / engine_rate + 1 / reference_rate)
     name = "hearts-ref serve (stdio)" if stdio else "OpenSpiel (pyspiel)"
@@ -167,6 +184,7 @@ def main() -> int:
     print(f"campaign         {judged_rate:9.0f} rounds/s  {judged} judged rounds in {seconds:.2f} s, "
           f"policies {','.join(policies)}")
     print(f"efficiency       {judged_rate / allowed:9.2f}")
+    print(f"                 {cpu}")
     return 0
 
 
