@@ -113,6 +113,8 @@ def decode(line: bytes | str) -> dict[str, Any]:
         raise WireError(f"not UTF-8 ({error.reason} at byte {error.start}): {shorten(line)}") from None
     try:
         message = _loads(text)
+    except RecursionError:
+        raise WireError(f"not JSON this parser can read: nested too deeply: {shorten(text)}") from None
     except ValueError as error:
         reason = getattr(error, "msg", str(error))
         where = f" at column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
@@ -231,7 +233,7 @@ def observation_from_wire(data: Any) -> Observation:
         phase, to_move, trick, broken, points, scores, totals, over, winners = _observation_fields(data)
     except KeyError as error:
         raise WireError(f"missing 'observation.{error.args[0]}'") from None
-    if phase not in _PHASES or type(phase) is not str:
+    if type(phase) is not str or phase not in _PHASES:
         raise WireError(f"'observation.phase' must be one of {', '.join(PHASES)}, got {_show(phase)}")
     if to_move is not None and type(to_move) is not int:
         raise WireError(f"'observation.to_move' must be a seat number or null, got {_show(to_move)}")

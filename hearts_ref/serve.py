@@ -234,8 +234,10 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
                 stdout.flush()
                 replies.clear()
             chunk = stdin.read1(1 << 16)
-            if not chunk:
-                if buffer and not skipping:   # a last line without its newline still gets a reply
+            if not chunk:                 # a last line without its newline still gets a reply
+                if skipping:
+                    replies.append(encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes")))
+                elif buffer:
                     replies.append(encode(server.answer(bytes(buffer))))
                 break
             buffer += chunk

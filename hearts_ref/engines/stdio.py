@@ -44,7 +44,7 @@ from hearts_ref.protocol import (
 )
 from hearts_ref.variants import Rules
 
-__all__ = ["StdioEngine", "Step", "PIPELINE_WINDOW"]
+__all__ = ["StdioEngine", "Step", "PIPELINE_WINDOW", "read_reply"]
 
 PIPELINE_WINDOW = 64     # commands sent at once by play_many: a few KiB, never enough to fill a pipe
 
@@ -310,22 +310,8 @@ class StdioEngine:
             now = clock()
             add(now - sent)                  # a pipelined reply: the time since the one before it
             sent = now
-            fast = step_from_line(line) if steps else None
-            if fast is not None and fast[0] == seq:    # the common case, read without a JSON parser
-                outcomes.append(Step(fast[1], fast[2]))
-                continue
             try:
-                reply = decode(line)
-                if reply.get("seq") != seq:
-                    raise WireError(f"it carries seq {reply.get('seq')!r} (out of order)")
-                ok = reply.get("ok")
-                if ok is True:
-                    outcome = reply if not steps else Step(observation_from_wire(reply.get("observation")),
-                                                           cards_from_wire(reply.get("legal"), field="legal"))
-                elif ok is False:
-                    outcome = _refusal(reply.get("error"), what)
-                else:
-                    raise WireError("it needs \"ok\": true or false")
+                outcome = read_reply(line, seq, what, steps=steps)
             except WireError as error:
                 raise self._broken(f"bad reply to {what}: {error}") from None
             if isinstance(outcome, EngineProtocolError):
@@ -351,6 +337,37 @@ class StdioEngine:
             process.kill()
         return EngineProtocolError(f"{message}; killed the engine", line=shorten(self._line),
                                    stderr_tail=process.stderr_tail() if process is not None else "")
+
+
+def read_reply(line: bytes, seq: int, what: str, *, steps: bool = False) -> Any:
+    """Return what the reply ``line`` to command ``seq`` (``what``, in words) says; WireError says why not.
+
+    An ``ok`` reply gives its fields (a :class:`Step` when ``steps``: the reply of a command that
+    changes the state); a refusal gives its :class:`~hearts_ref.engine.EngineRejection` or
+    :class:`~hearts_ref.engines.failures.EngineFailure` (not raised: the caller reads every reply
+    of a batch first). A compact step reply is read without a JSON parser (``step_from_line``).
+
+    >>> refusal = read_reply(b'{"seq": 3, "ok": false, "error": {"kind": "illegal", "message": "must follow",'
+    ...                      b' "rule": "FOLLOW-SUIT"}}', 3, "'play' (seq 3)")
+    >>> refusal.rule_id, str(refusal)
+    ('FOLLOW-SUIT', 'FOLLOW-SUIT: must follow')
+    >>> read_reply(b'{"seq": 2, "ok": true}', 3, "'play' (seq 3)")
+    Traceback (most recent call last):
+    hearts_ref.protocol.WireError: it carries seq 2 (out of order)
+    """
+    fast = step_from_line(line) if steps else None
+    if fast is not None and fast[0] == seq:
+        return Step(fast[1], fast[2])
+    reply = decode(line)
+    if reply.get("seq") != seq:
+        raise WireError(f"it carries seq {reply.get('seq')!r} (out of order)")
+    ok = reply.get("ok")
+    if ok is True:
+        return reply if not steps else Step(observation_from_wire(reply.get("observation")),
+                                            cards_from_wire(reply.get("legal"), field="legal"))
+    if ok is False:
+        return _refusal(reply.get("error"), what)
+    raise WireError("it needs \"ok\": true or false")
 
 
 def _ignore(seconds: float) -> None:
