@@ -157,6 +157,7 @@ class Server:
 # A play as the client writes it: {"seq":N,"cmd":"play","card":"QS"} (N without leading zeros, as JSON wants).
 _PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"(10[CDSH]|[2-9JQKA][CDSH])"\}\r?\n?')
 _INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
+_QUOTED = tuple(f'"{text}"' for text in CARD_TEXT)
 
 
 class _ReferenceReplies:
@@ -196,7 +197,7 @@ class _ReferenceReplies:
             if len(self._legal) > 4096:
                 self._legal.clear()
             legal = self._legal[state.legal] = ",".join(f'"{t}"' for t in cards_to_wire(CardSet.from_mask(state.legal)))
-        trick = ",".join(f'"{CARD_TEXT[c]}"' for c in state.trick)
+        trick = ",".join(map(_QUOTED.__getitem__, state.trick))
         return (f'{{"seq":{seq},"ok":true,"observation":{{"phase":"play","to_move":{state.to_play},'
                 f'"trick":[{trick}],"hearts_broken":{"true" if state.context.hearts_broken else "false"},'
                 f'"points_taken":[{self._points}],"round_scores":{self._scores},"game_over":false,"winners":[]}},'
@@ -220,40 +221,39 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
     server = Server(engine if engine is not None else ReferenceEngine())
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
-    buffer = bytearray()
+    too_long = encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes"))
+    pending = b""                         # the start of a line whose end has not come yet
     replies: list[bytes] = []
     skipping = False                      # inside a line that is too long
-    while not server.done:
-        end = buffer.find(b"\n")
-        if end < 0:
-            if len(buffer) > max_line:
-                skipping = True
-                buffer.clear()
-            if replies:                   # nothing more to answer now: send what is ready
-                stdout.write(b"".join(replies))
-                stdout.flush()
-                replies.clear()
-            chunk = stdin.read1(1 << 16)
-            if not chunk:                 # a last line without its newline still gets a reply
-                if skipping:
-                    replies.append(encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes")))
-                elif buffer:
-                    replies.append(encode(server.answer(bytes(buffer))))
-                break
-            buffer += chunk
-            continue
-        line = bytes(buffer[:end + 1])
-        del buffer[:end + 1]
-        if skipping or len(line) > max_line:
-            skipping = False
-            replies.append(encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes")))
-        else:
-            replies.append(server.reply_line(line))
-        if len(replies) >= FLUSH_EVERY:
-            stdout.write(b"".join(replies))
-            stdout.flush()
-            replies.clear()
-    if replies:
+
+    def send() -> None:
         stdout.write(b"".join(replies))
         stdout.flush()
+        replies.clear()
+
+    while not server.done:
+        chunk = stdin.read1(1 << 16)
+        if not chunk:                     # a last line without its newline still gets a reply
+            if skipping:
+                replies.append(too_long)
+            elif pending:
+                replies.append(encode(server.answer(pending)))
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            if skipping or len(line) >= max_line:
+                skipping = False
+                replies.append(too_long)
+            else:
+                replies.append(server.reply_line(line))
+            if server.done:
+                break
+            if len(replies) >= FLUSH_EVERY:
+                send()
+        if len(pending) > max_line:
+            skipping, pending = True, b""
+        if replies:                       # nothing more to answer now: send what is ready
+            send()
+    if replies:
+        send()
     return 0

@@ -22,6 +22,7 @@ from hearts_ref.engines import EngineAbandoned, EngineTimeout
 from hearts_ref.engines.health import Breaker
 from hearts_ref.errors import RecordError
 from hearts_ref.variants import Rules
+from tests.test_stdio_failures import assert_gone
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "tests" / "engines"
@@ -123,13 +124,18 @@ def test_a_slow_but_correct_engine_is_judged_and_its_reply_times_reported(capsys
 @pytest.mark.parametrize("signum, jobs", [(signal.SIGTERM, 1), (signal.SIGINT, 1), (signal.SIGHUP, 1),
                                           (signal.SIGTERM, 2)])
 def test_a_stopped_run_writes_what_it_judged_marked_incomplete(signum, jobs, tmp_path):
+    """The engine stalls at its third game: two games judged per job, then the signal."""
     report, junit = tmp_path / "r.json", tmp_path / "r.xml"
-    runner = subprocess.Popen([sys.executable, "-m", "hearts_ref", "conform", "--engine", "reference",
-                               "--games", "100000", "--no-vectors", "--jobs", str(jobs), "--report", str(report),
-                               "--junit", str(junit)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+    runner = subprocess.Popen([sys.executable, "-m", "hearts_ref", "conform", "--engine",
+                               engine_command("stall.py", str(tmp_path), "3"), "--timeout", "600",
+                               "--games", "20", "--negative-games", "0", "--set", "max_rounds=1", "--no-vectors",
+                               "--jobs", str(jobs), "--report", str(report), "--junit", str(junit)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(4)                            # a few games are judged by then, on any machine
+        deadline = time.monotonic() + 120
+        while len(list(tmp_path.glob("stalled-*"))) < jobs:
+            assert time.monotonic() < deadline and runner.poll() is None, runner.communicate()
+            time.sleep(0.02)
         runner.send_signal(signum)
         out, err = runner.communicate(timeout=60)
     finally:
@@ -141,12 +147,14 @@ def test_a_stopped_run_writes_what_it_judged_marked_incomplete(signum, jobs, tmp
     data = json.loads(report.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(SCHEMA).validate(data)
     judged = len(data["cases"])
+    assert judged == 2 * jobs and all(c["status"] == "passed" for c in data["cases"])
     assert data["incomplete"] == {"reason": f"stopped by {signal.Signals(signum).name} after {judged} cases"}
-    assert judged > 0 and all(c["status"] == "passed" for c in data["cases"])
     assert "INCOMPLETE: stopped by" in out and "verdict: PASS (of an incomplete run)" in out
     suite = ElementTree.parse(junit).getroot().find("testsuite")
     assert (suite.get("tests"), suite.get("errors")) == (str(judged + 1), "1")
     assert suite.find("testcase").find("error").get("type") == "incomplete"
+    for stalled in tmp_path.glob("stalled-*"):
+        assert_gone(int(stalled.name.split("-")[1]))      # the stalled engines died with the run
 
 
 # Jobs, shards and merges: one report ----------------------------------------------------------------
