@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.engine import Capabilities, Engine, EngineRejection
-from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, abandoned, failure_text, restart_engine
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.coverage import game_coverage
 from hearts_ref.conformance.differential import GameRun
@@ -145,6 +145,9 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         if time_limit is not None and clock() - start > time_limit:
             report.add(Case(case_id, kind, "skipped", reason=f"time limit of {time_limit:g} s reached"))
             continue
+        if abandoned(engine):   # the engine failed the same way game after game: not asked again
+            report.add(Case(case_id, kind, "abandoned", reason=abandoned(engine)))
+            continue
         began = clock()
         rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
@@ -264,24 +267,33 @@ def _close(engine: Engine) -> None:
             pass
 
 
-def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int]) -> None:
-    """Run the conformance vectors of ``spec/vectors/`` through the engine (see :mod:`hearts_ref.vectors`)."""
-    from hearts_ref.vectors import load_vectors, run_vectors
+def run_vectors_step(engine_factory: EngineFactory | Engine, report: Report, shard: tuple[int, int], *,
+                     cases: Sequence[Any] | None = None) -> None:
+    """Run the conformance vectors of ``spec/vectors/`` (or ``cases``) through the engine (see :mod:`hearts_ref.vectors`)."""
+    from hearts_ref.vectors import load_vectors, run_case
 
     engine, owned = _make(engine_factory)
-    cases = [case for i, case in enumerate(load_vectors()) if shard_runs(i, shard)]
+    if cases is None:
+        cases = [case for i, case in enumerate(load_vectors()) if shard_runs(i, shard)]
+    report.steps["vectors"] = {"status": "ran", "cases": len(cases)}
     try:
-        results = run_vectors(engine, cases)
+        for vector in cases:
+            if abandoned(engine):
+                report.add(Case(f"vector/{vector.id}", "vector", "abandoned", vector.rule_ids, abandoned(engine)))
+            else:
+                _add_vector(report, run_case(engine, vector))
     finally:
         if owned:
             _close(engine)
-    report.steps["vectors"] = {"status": "ran", "cases": len(results)}
-    for result in results:
-        case = _vector_case(result)
-        if case.status == "failed":   # one line that runs this vector alone on the engine
-            case.details["replay"] = (f"hearts-ref vectors run --engine {shlex.quote(report.engine.get('spec', 'SPEC'))} "
-                                      f"--case {shlex.quote(result.case_id)}")
-        report.add(case)
+
+
+def _add_vector(report: Report, result: Any) -> None:
+    """Add a vector's result to the report; a failed one with the command that runs it alone."""
+    case = _vector_case(result)
+    if case.status == "failed":   # one line that runs this vector alone on the engine
+        case.details["replay"] = (f"hearts-ref vectors run --engine {shlex.quote(report.engine.get('spec', 'SPEC'))} "
+                                  f"--case {shlex.quote(result.case_id)}")
+    report.add(case)
 
 
 def _vector_case(result: Any) -> Case:
@@ -315,6 +327,9 @@ def run_perft_step(engine_factory: EngineFactory | Engine, report: Report, shard
         for name in names:
             deal = load_perft(name)
             case_id = f"perft/{name}"
+            if abandoned(engine):
+                report.add(Case(case_id, "perft", "abandoned", deal.rule_ids, abandoned(engine)))
+                continue
             cannot = capabilities.cannot_play(deal.rules)
             if cannot:
                 report.add(Case(case_id, "perft", "skipped", deal.rule_ids, cannot))
@@ -347,14 +362,20 @@ def run_perft_step(engine_factory: EngineFactory | Engine, report: Report, shard
 def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, games: int = 100, seed: int = 0,
                     negative_games: int | None = None, vectors: bool = True, shard: tuple[int, int] = (1, 1),
                     time_limit: float | None = None, shrink_budget: float = 10.0, spec: str = "SPEC",
-                    progress: Progress | None = None) -> Report:
-    """Run the whole suite on an engine: the vectors, then the differential games and negative checks."""
+                    progress: Progress | None = None, started: Callable[[Report], None] | None = None) -> Report:
+    """Run the whole suite on an engine: the vectors, then the differential games and negative checks.
+
+    ``started`` is called with the report as soon as it exists: it fills as the cases are
+    judged, so that a caller interrupted by a signal can still write what was judged so far.
+    """
     start = time.monotonic()
     engine, owned = _make(engine_factory)
     capabilities, _ = engine_capabilities(engine)
     negatives = negative_games_for(games, negative_games)
     report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negatives,
                     [list(shard)], known_deviations=list(capabilities.known_deviations))
+    if started is not None:
+        started(report)
     if vectors:
         run_vectors_step(engine, report, shard)
         run_perft_step(engine, report, shard)
