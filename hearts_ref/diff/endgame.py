@@ -1,0 +1,251 @@
+"""Differences at the scale of rounds: the scores of a round, the end of the game, the pass direction.
+
+Once the rounds themselves play alike, the sides can still part when a round is scored
+(SCORE-MOON, SCORE-NO-TRICKS), when the game ends (END-THRESHOLD, WIN-TIE) or when a later
+round passes (PASS-CYCLE).
+
+- :func:`end_question` compares the end of the game and the next round's pass direction at
+  every round number a game can reach, for totals at and around each side's threshold, with
+  the lowest total alone and shared. END-THRESHOLD reads the totals only through the highest
+  one and WIN-TIE only through whether the lowest is shared (a test holds the engine to this),
+  so these totals stand for every total: agreement on them is agreement everywhere.
+- Where they disagree, :func:`search_end` looks for the fewest rounds that get there, over
+  rounds whose scores are built to order (:func:`hearts_ref.diff.rounds.split_round`, every
+  pair of takers and every share of the points); :func:`score_bound` (z3, over every division
+  of the cards) bounds what one round can give a player, so no game reaches a total sooner
+  than the bound allows — when the search meets that bound, the round count is the smallest.
+
+>>> from hearts_ref import Rules
+>>> question = end_question(Rules(), Rules(end_comparison=">"))
+>>> question.status, question.first
+('refuted', (1, 'end', (100, 99, 99, 98)))
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import z3
+
+from hearts_ref.diff.rounds import (
+    SPLIT_PLAYERS, RoundPlan, move_seats, moon_round, play_plan, points_of, random_round, split_round,
+)
+from hearts_ref.diff.semantics import ENGINE, Semantics
+from hearts_ref.errors import HeartsError
+from hearts_ref.scoring import round_scores
+from hearts_ref.symbolic import SYMBOLIC
+from hearts_ref.variants import Rules
+from properties.solving import PROVED, REFUTED, Prover, card_variables, exactly_one_place, one_place_count
+
+__all__ = ["EndQuestion", "end_question", "representative_totals", "Outcome", "round_outcomes", "score_bound",
+           "EndFound", "search_end", "PERIOD", "outcomes_of"]
+
+PERIOD = 12          # PASS-CYCLE: the cycles have 4 and 3 rounds, so the pair repeats every 12
+MAX_STATES = 40000   # totals kept per round in the search
+
+
+def representative_totals(a: Rules, b: Rules) -> list[tuple[int, ...]]:
+    """Totals that stand for every total: for each class of highest total the two thresholds make, its lowest
+    member (the first class: just below the lowest threshold), with the lowest total alone and shared."""
+    bounds = sorted({t + d for t in (a.end_threshold, b.end_threshold) for d in (0, 1)})
+    n = a.players
+    totals = []
+    for top in [bounds[0] - 1] + bounds:
+        totals.append((top,) + (top - 1,) * (n - 2) + (top - 2,))   # the lowest alone
+        totals.append((top,) + (top - 1,) * (n - 1))                 # the lowest shared
+    return totals
+
+
+class EndQuestion(NamedTuple):
+    """Whether the end and the pass direction agree at every reachable round: ``proved`` or ``refuted``, the
+    rounds looked at, and the disagreements as (round, kind, totals): ``end`` after that round with those totals,
+    ``pass`` at its start."""
+
+    status: str
+    rounds: int
+    disagreements: tuple[tuple[int, str, tuple[int, ...]], ...]
+    lowest: int = 0      # the highest total of the lowest representatives (a class unbounded below)
+
+    @property
+    def first(self) -> tuple[int, str, tuple[int, ...]] | None:
+        return self.disagreements[0] if self.disagreements else None
+
+
+def end_question(a: Rules, b: Rules, semantics: Semantics = ENGINE) -> EndQuestion:
+    """Compare the end (after each round) and the pass direction (of each next round) of ``a`` and ``b``.
+
+    Looked at: every round up to the larger round limit and one pass cycle beyond; a round
+    after which no total lets both sides go on is the last one a game can reach.
+    """
+    limit = max(a.max_rounds, b.max_rounds) + PERIOD
+    found: list[tuple[int, str, tuple[int, ...]]] = []
+    reps = representative_totals(a, b)
+    rounds = 0
+    for number in range(1, limit + 1):
+        rounds = number
+        goes_on = False
+        for totals in reps:
+            over_a, over_b = semantics.game_over(totals, number, a), semantics.game_over(totals, number, b)
+            if over_a != over_b:
+                found.append((number, "end", totals))
+            goes_on |= not over_a and not over_b
+        if not goes_on:
+            break
+        if semantics.pass_direction(a, number + 1) != semantics.pass_direction(b, number + 1):
+            found.append((number + 1, "pass", ()))
+    return EndQuestion(REFUTED if found else PROVED, rounds, tuple(found), reps[0][0])
+
+
+class Outcome(NamedTuple):
+    """A round whose scores are known in advance: how it is built (``recipe``), its plan and its scores.
+
+    ``recipe`` is ``("moon", s)`` (:func:`~hearts_ref.diff.rounds.moon_round`), ``("split", s, u, to_u,
+    jack_to_u)`` (:func:`~hearts_ref.diff.rounds.split_round`) or ``("sample", seed)``
+    (:func:`~hearts_ref.diff.rounds.random_round`).
+    """
+
+    recipe: tuple
+    plan: RoundPlan
+    scores: tuple[int, ...]
+
+    def placed(self, rules: Rules, seats: list[int]) -> RoundPlan:
+        """The same round with the cards of seat ``i`` given to seat ``seats[i]``."""
+        if self.recipe[0] == "sample":
+            return move_seats(rules, self.plan, dict(enumerate(seats)))
+        return _build(rules, self.recipe, seats)
+
+
+def _build(rules: Rules, recipe: tuple, seats: list[int]) -> RoundPlan:
+    if recipe[0] == "moon":
+        return moon_round(rules, seats[recipe[1]])
+    if recipe[0] == "split":
+        _, s, u, to_u, jack = recipe
+        return split_round(rules, seats[s], seats[u], to_u, jack_to_u=jack)
+    return random_round(rules, recipe[1])
+
+
+SAMPLES = 24   # rounds of random play added to the built ones (they give other scores, for any number of players)
+
+
+def round_outcomes(rules: Rules) -> list[Outcome]:
+    """Rounds built to order and legal under ``rules``, one per distinct scores: each seat's moon first, then (four
+    players) every split of the points between two takers, then rounds of random play."""
+    recipes: list[tuple] = [("moon", s) for s in range(rules.players)]
+    if rules.players == SPLIT_PLAYERS:
+        recipes += [("split", s, u, points_of(hearts, queen), jack)
+                    for hearts in range(14) for queen in (False, True) for s in range(4) for u in range(4) if s != u
+                    for jack in ((False, True) if rules.jd_bonus else (False,))]
+    recipes += [("sample", seed) for seed in range(SAMPLES)]
+    found: dict[tuple[int, ...], Outcome] = {}
+    for recipe in recipes:
+        try:
+            plan = _build(rules, recipe, list(range(rules.players)))
+            if play_plan(rules, plan).taken != plan.taken:
+                continue
+        except HeartsError:
+            continue
+        scores = round_scores(plan.taken, rules).scores
+        found.setdefault(scores, Outcome(recipe, plan, scores))
+    return list(found.values())
+
+
+def score_bound(rules: Rules, prover: Prover, start: int, semantics: Semantics = ENGINE) -> int | None:
+    """The most one player can score in a round, proved with z3 over every division of the cards (from ``start``,
+    a score some round reaches); None if z3 does not settle it."""
+    taken = [card_variables(f"taken{seat}", rules) for seat in range(rules.players)]
+    _, scores = semantics.score_terms(taken, rules, SYMBOLIC)
+    hypotheses = exactly_one_place(taken, rules.deck_mask) + one_place_count(taken, rules.deck_mask)
+    bound = start
+    for _ in range(8):
+        answer = prover.check(hypotheses, z3.And([score <= bound for score in scores]))
+        if answer.status == PROVED:
+            return bound
+        if answer.status != REFUTED:
+            return None
+        bound = max(answer.model.eval(score, model_completion=True).as_long() for score in scores)
+    return None
+
+
+class EndFound(NamedTuple):
+    """The fewest rounds found to a difference in the end or a pass: the kind, the round it shows in, the
+    rounds played up to it, and whether that is the fewest possible (with the bound on a round's score used)."""
+
+    kind: str
+    round: int
+    rounds: tuple[RoundPlan, ...]
+    smallest: bool
+    bound: int | None
+
+
+_OUTCOMES: dict[Rules, list[Outcome]] = {}
+
+
+def outcomes_of(rules: Rules) -> list[Outcome]:
+    """:func:`round_outcomes`, remembered per ruleset (they depend on it only)."""
+    if rules not in _OUTCOMES:
+        _OUTCOMES[rules] = round_outcomes(rules)
+    return _OUTCOMES[rules]
+
+
+def _advance(totals: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(t + s for t, s in zip(totals, scores))
+
+
+def _realize(rules: Rules, chain: list[Outcome]) -> tuple[RoundPlan, ...] | None:
+    """The rounds of a chain found on sorted totals, moved to the seats of a real game (None if one cannot be)."""
+    actual: tuple[int, ...] = (0,) * rules.players
+    plans = []
+    for outcome in chain:
+        seats = sorted(range(rules.players), key=lambda seat: actual[seat])   # sorted position -> seat
+        plan = outcome.placed(rules, seats)
+        try:
+            scores = play_plan(rules, plan).score().scores
+        except HeartsError:
+            return None
+        plans.append(plan)
+        actual = _advance(actual, scores)
+    return tuple(plans)
+
+
+def _lower_bound(question: EndQuestion, bound: int | None) -> int:
+    """The first round at which a disagreement can be reached when a total grows by at most ``bound`` a round.
+
+    A disagreement about the end needs a highest total of its class: the class of the lowest
+    representative has no least member, the others do (the representative itself).
+    """
+    for number, kind, totals in question.disagreements:
+        if kind == "pass" or bound is None or totals[0] == question.lowest or totals[0] <= number * bound:
+            return number
+    return question.rounds
+
+
+def search_end(a: Rules, b: Rules, question: EndQuestion, prover: Prover,
+               semantics: Semantics = ENGINE) -> EndFound | None:
+    """Return the fewest rounds of built rounds after which the end differs (or at whose next start the pass
+    direction does), or None when no built game gets there within the rounds looked at."""
+    outcomes = outcomes_of(a)
+    if not outcomes or question.first is None:
+        return None
+    bound = score_bound(a, prover, max(max(o.scores) for o in outcomes), semantics)
+    floor = _lower_bound(question, bound)
+    level: dict[tuple[int, ...], list[Outcome]] = {(0,) * a.players: []}
+    for number in range(1, question.rounds + 1):
+        following: dict[tuple[int, ...], list[Outcome]] = {}
+        for totals, chain in level.items():
+            for outcome in outcomes:
+                after = _advance(totals, outcome.scores)
+                over_a, over_b = semantics.game_over(after, number, a), semantics.game_over(after, number, b)
+                if over_a != over_b:
+                    plans = _realize(a, chain + [outcome])
+                    if plans is not None:
+                        return EndFound("end", number, plans, number <= floor, bound)
+                if not over_a and len(following) < MAX_STATES:
+                    following.setdefault(tuple(sorted(after)), chain + [outcome])
+        if not following:
+            return None
+        if semantics.pass_direction(a, number + 1) != semantics.pass_direction(b, number + 1):
+            plans = next((p for p in map(lambda c: _realize(a, c), following.values()) if p is not None), None)
+            if plans is not None:
+                return EndFound("pass", number + 1, plans, number + 1 <= floor, bound)
+        level = following
+    return None
