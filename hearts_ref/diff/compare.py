@@ -187,9 +187,15 @@ class Comparer:
 
     def _end(self, a: Rules, b: Rules, proof: list[ProofPart], opened: list[str]) -> Comparison | None:
         question = end_question(a, b, self.semantics)
-        covers = (f"the end of the game (END-THRESHOLD, WIN-TIE) after each of the rounds 1 to {question.rounds} a "
-                  "game can reach, for every total (each class of highest total the thresholds make, the lowest "
-                  "total alone or shared), and the pass direction of each next round (PASS-CYCLE)")
+        if question.last:
+            rounds = ("after round 1, the last a game can reach" if question.rounds == 1 else
+                      f"after each of the rounds 1 to {question.rounds}, the last a game can reach")
+        else:
+            rounds = (f"after every round (rounds 1 to {question.rounds} looked at: the end reads the round number "
+                      "only against the round limit, and the pass cycles repeat every 12 rounds)")
+        covers = (f"the end of the game (END-THRESHOLD, WIN-TIE) {rounds}, for every total (each class of highest "
+                  "total the thresholds make, the lowest total alone or shared), and the pass direction of each next "
+                  "round (PASS-CYCLE)")
         if question.status == PROVED:
             proof.append(ProofPart("the end and the passes", PROVED, covers))
             return None

@@ -65,6 +65,7 @@ class EndQuestion(NamedTuple):
     rounds: int
     disagreements: tuple[tuple[int, str, tuple[int, ...]], ...]
     lowest: int = 0      # the highest total of the lowest representatives (a class unbounded below)
+    last: bool = False   # no game goes on after round ``rounds``
 
     @property
     def first(self) -> tuple[int, str, tuple[int, ...]] | None:
@@ -90,7 +91,7 @@ def end_question(a: Rules, b: Rules, semantics: Semantics = ENGINE) -> EndQuesti
                 found.append((number, "end", totals))
             goes_on |= not over_a and not over_b
         if not goes_on:
-            break
+            return EndQuestion(REFUTED if found else PROVED, rounds, tuple(found), reps[0][0], True)
         if semantics.pass_direction(a, number + 1) != semantics.pass_direction(b, number + 1):
             found.append((number + 1, "pass", ()))
     return EndQuestion(REFUTED if found else PROVED, rounds, tuple(found), reps[0][0])

@@ -72,8 +72,8 @@ def matrix(comparer: Comparer, *, presets: tuple[str, ...] = tuple(PRESETS), bas
                 parameters.append({"parameter": parameter.name, "value": value, "error": str(error)})
                 continue
             result = comparer.compare(change.before, change.after)
-            parameters.append({"parameter": parameter.name, "value": value, "with": [n for n in change.parameters
-                                                                                   if n != parameter.name],
+            parameters.append({"parameter": parameter.name, "value": value,
+                               "with": {n: getattr(change.after, n) for n in change.parameters if n != parameter.name},
                                "together": change.reason,
                                "comparison": comparison_dict(result, base, change_label(base, change.after,
                                                                                         change.parameters),

@@ -208,7 +208,7 @@ def summary_line(result: Comparison) -> str:
         return "equivalent in play (proved)"
     if difference is None:
         return "not settled: " + "; ".join(result.open)
-    where = (f"at the deal" if difference.part.round == 1 and difference.part.play == 0 and difference.kind == "deal"
+    where = ("at the deal, where no deal is valid on both sides" if difference.kind == "deal"
              else f"in round {difference.part.round} at the deal" if difference.part.play == 0
              else f"in round {difference.part.round} at play {difference.part.play}")
     rules = ", ".join(rules_for(difference.kind, result.parameters))

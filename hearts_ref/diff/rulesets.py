@@ -19,6 +19,7 @@ hearts_ref.errors.RulesError: 'seed04' is not a preset or a setting; did you mea
 from __future__ import annotations
 
 import difflib
+import re
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -43,8 +44,12 @@ class Side:
 
 
 def value_text(value: Any) -> str:
-    """A variant value as a setting writes it: ``true``, ``50``, ``any-heart``."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    """A variant value as a setting writes it: ``true``, ``50``, ``any-heart``; in double quotes when it holds
+    more than letters, digits and hyphens (``">"``), so that a label reads back and passes through a shell."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    text = str(value)
+    return text if re.fullmatch(r"[A-Za-z0-9-]+", text) else f'"{text}"'
 
 
 def settings_text(settings: tuple[tuple[str, Any], ...] | list[tuple[str, Any]]) -> str:
@@ -89,6 +94,9 @@ def parse_side(text: str, *, base: Side | None = None, name: str = "") -> Side:
                              f"(presets: {', '.join(PRESETS)})", field="preset")
     given: dict[str, Any] = {}
     for word in words:
+        if word in _NAMES:
+            allowed = next(p for p in PARAMETERS if p.name == word).describe_allowed()
+            raise RulesError(f"{where}{word!r} needs a value: {word}=VALUE, the value {allowed}", field=word)
         if "=" not in word:
             hint = _suggest(word, list(PRESETS) + _NAMES)
             raise RulesError(f"{where}{word!r} is not a setting name=value (the preset comes first); {hint}".rstrip("; "),
@@ -182,16 +190,16 @@ def other_values(name: str, rules: Rules) -> tuple[Any, ...]:
 
 def change_from(rules: Rules, name: str, value: Any) -> Change:
     """``rules`` with ``name`` set to ``value``; if the registry does not allow that alone, with the first other
-    parameter value (in registry order) that makes it valid, and the reason in :attr:`Change.reason`."""
+    parameter value that makes it valid — the parameters the registry's message names first, then in registry
+    order — and the reason in :attr:`Change.reason`."""
     moved = _try(rules, {name: value})
     if isinstance(moved, Rules):
         return Change((name,), rules, moved)
-    for other in PARAMETERS:
-        if other.name == name:
-            continue
-        for partner in other_values(other.name, rules):
-            together = _try(rules, {name: value, other.name: partner})
+    named = [n for n in _NAMES if n != name and re.search(rf"\b{n}\b", moved)]
+    for other in named + [n for n in _NAMES if n != name and n not in named]:
+        for partner in other_values(other, rules):
+            together = _try(rules, {name: value, other: partner})
             if isinstance(together, Rules):
-                order = tuple(n for n in _NAMES if n in (name, other.name))
+                order = tuple(n for n in _NAMES if n in (name, other))
                 return Change(order, rules, together, f"alone: {moved}")
     raise RulesError(moved, field=name)

@@ -68,7 +68,7 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 # The fields of the engine's observation (and the legal set) that show each kind.
 OBSERVED: dict[str, str] = {
-    "deal": "the deal", "pass": "the pass direction", "legal": "the legal plays",
+    "deal": "the number of players", "pass": "the pass direction", "legal": "the legal plays",
     "broken": "whether hearts are broken", "points": "the points taken", "scores": "the round scores",
     "end": "whether the game is over",
 }
