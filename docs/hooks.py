@@ -16,6 +16,7 @@ for path in (HERE, HERE.parent):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from sitegen.house_rules import pages as house_rule_pages  # noqa: E402
 from sitegen.pages import generated_pages, nav_additions  # noqa: E402
 
 
@@ -32,7 +33,7 @@ def on_config(config):
 
 def on_files(files, config):
     """Add every generated page; a page of the same name in docs/ would be stale, so it is replaced."""
-    for path, content in generated_pages().items():
+    for path, content in {**generated_pages(), **house_rule_pages()}.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             files.remove(existing)

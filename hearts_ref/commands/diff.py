@@ -200,6 +200,10 @@ def _matrix_lines(data: dict[str, Any]) -> list[str]:
         together = (f" (with {', '.join(f'{n}={value_text(v)}' for n, v in row['with'].items())})"
                     if row["with"] else "")
         lines.append(f"  {row['parameter']}={value_text(row['value'])}{together}: {comparison['summary']}")
+    lines.append("House rules a table argues about:")
+    for example in data["examples"]:
+        lines.append(f"  {example['question']} {example['a']} against {example['b']}: "
+                     f"{example['comparison']['summary']}")
     lines.append(f"{data['seconds']}s in all.")
     return lines
 

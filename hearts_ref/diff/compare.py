@@ -30,11 +30,11 @@ from typing import Any
 
 from hearts_ref.deals import complete_deal
 from hearts_ref.diff.endgame import end_question, outcomes_of, search_end
-from hearts_ref.diff.games import Part, Script, ScriptRound, replay
+from hearts_ref.diff.games import Part, Script, ScriptRound, engine_rules, replay
 from hearts_ref.diff.onestep import SAME, UNREACHABLE, Formulas, one_step, score_question
 from hearts_ref.diff.reach import reach
 from hearts_ref.diff.rulesets import differing
-from hearts_ref.diff.semantics import ENGINE, Semantics
+from hearts_ref.diff.semantics import ENGINE, Semantics, rules_for
 from hearts_ref.errors import HeartsError
 from hearts_ref.round import RoundState
 from hearts_ref.diff.rounds import play_plan
@@ -57,6 +57,7 @@ class Difference:
     part: Part
     smallest: bool
     note: str = ""
+    rules: tuple[str, ...] = ()      # the rules that decide it: those the engine names first, then the registry's
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ class Comparer:
     def _compare(self, a: Rules, b: Rules) -> Comparison:
         if a.players != b.players:   # PLAYERS-COUNT, DECK-REMOVED: no deal is valid on both sides
             part = Part("deal", 1, 0, 0, {"players": (a.players, b.players)})
-            return Comparison(a, b, DIFFERENT, Difference("deal", None, part, True))
+            return Comparison(a, b, DIFFERENT, Difference("deal", None, part, True, "",
+                                                          rules_for("deal", differing(a, b))))
         if a.pass_direction(1) != b.pass_direction(1):
             return self._found(a, b, Script((ScriptRound(_plain_deal(a), ()),)), True)
         proof: list[ProofPart] = []
@@ -127,10 +129,13 @@ class Comparer:
 
     def _found(self, a: Rules, b: Rules, script: Script, smallest: bool, note: str = "",
                opened: list[str] | None = None) -> Comparison:
-        part = replay(a, b, script).part
+        replayed = replay(a, b, script)
+        part = replayed.part
         if part is None:
             raise AssertionError("a difference found by the search did not replay on the engine")
-        return Comparison(a, b, DIFFERENT, Difference(part.kind, script, part, smallest and not note, note),
+        named = tuple(rule for rule in (engine_rules(replayed) if part.kind == "legal" else ()) if rule)
+        rules = tuple(dict.fromkeys(named + rules_for(part.kind, differing(a, b))))
+        return Comparison(a, b, DIFFERENT, Difference(part.kind, script, part, smallest and not note, note, rules),
                           open=tuple(opened or ()))
 
     def _in_round(self, a: Rules, b: Rules, proof: list[ProofPart], opened: list[str]) -> Comparison | None:
@@ -139,7 +144,8 @@ class Comparer:
         for candidate in asked.candidates:
             if best is not None and candidate.earliest >= best.play:
                 break
-            reached = reach(a, b, candidate, limit=best.play - 1 if best else None, semantics=self.semantics)
+            reached = reach(a, b, asked.lowest(candidate), limit=best.play - 1 if best else None,
+                            semantics=self.semantics)
             if reached is None:
                 unreached.append(candidate)
             else:

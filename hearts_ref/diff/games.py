@@ -30,7 +30,8 @@ from hearts_ref.game import Game
 from hearts_ref.legality import rejecting_rule
 from hearts_ref.variants import Rules
 
-__all__ = ["ScriptRound", "Script", "Part", "Replayed", "replay", "finish", "choose_parting_cards", "PRIORITY"]
+__all__ = ["ScriptRound", "Script", "Part", "Replayed", "replay", "finish", "choose_parting_cards", "PRIORITY",
+           "forbidding_rule", "engine_rules"]
 
 # Which kind of difference a differing field shows, in the order they are reported.
 PRIORITY = ("legal", "broken", "points", "scores", "end", "pass")
@@ -158,3 +159,20 @@ def forbidding_rule(game: Game, card: int) -> str | None:
     """The rule that forbids ``card`` to the player to move in ``game`` (the engine's ``rejecting_rule``), or None."""
     state = game.round
     return rejecting_rule(state.hands[state.to_play], state.context, game.rules, 1 << card)
+
+
+def engine_rules(replayed: Replayed) -> tuple[str | None, str | None]:
+    """Where the legal sets differ, the rule the engine names on each side: the one that forbids the card the other
+    side plays (``rejecting_rule``), or the one that leaves the player no legal play; None for a side that allows it."""
+    games = (replayed.game_a, replayed.game_b)
+    cards = choose_parting_cards(*games)
+    named: list[str | None] = []
+    for side in (0, 1):
+        game, other = games[side], cards[1 - side]
+        if not game.round.legal:
+            named.append(game.round.deadlock_error().rule_id)
+        elif other is not None and not game.round.legal >> other & 1:
+            named.append(forbidding_rule(game, other))
+        else:
+            named.append(None)
+    return named[0], named[1]

@@ -4,7 +4,8 @@
 parameter changed (:func:`~hearts_ref.diff.rulesets.single_changes`). :func:`matrix` is what
 ``hearts-ref diff --matrix --json`` prints and ``docs/build.py`` records in
 ``docs/data/house_rules.json``: each pair of presets with its verdict and smallest game, and
-each value of each parameter compared with seed000.
+each value of each parameter compared with seed000, and a few house rules a table argues about
+(:data:`EXAMPLES`), some of them equivalent in play.
 
 >>> from hearts_ref.diff.compare import Comparer
 >>> rows = breakdown(Comparer(), Rules(), Rules.preset("seed001"), "seed000")
@@ -20,11 +21,26 @@ from typing import Any
 
 from hearts_ref.diff.compare import Comparer
 from hearts_ref.diff.report import JSON_VERSION, comparison_dict
-from hearts_ref.diff.rulesets import change_from, other_values, single_changes, value_text
+from hearts_ref.diff.rulesets import change_from, other_values, parse_side, single_changes, value_text
 from hearts_ref.errors import RulesError
 from hearts_ref.variants import DEFAULT_PRESET, PARAMETERS, PRESETS, Rules
 
-__all__ = ["breakdown", "matrix", "change_label"]
+__all__ = ["breakdown", "matrix", "change_label", "EXAMPLES"]
+
+# House rules a table argues about, each as the two sides compared (as the command line writes them).
+EXAMPLES: tuple[tuple[str, str, str], ...] = (
+    ("Does the Q♠ breaking hearts change anything when any heart breaks them too?",
+     "seed004", "qs_breaks_hearts=true"),
+    ("Under OpenSpiel's one round, does it matter how ties are settled?", "openspiel", "ties=play-on"),
+    ("Under OpenSpiel's one round, does the pass cycle matter?", "openspiel", "pass_cycle=left-right-none"),
+    ('Is "more than 100" the same as "101 or more"?', 'seed000 end_comparison=">"', "seed000 end_threshold=101"),
+    ("Under seed 003's literal text (no heart discarded until one is led), does it matter which heart breaks "
+     "hearts?", "seed003", "hearts_broken_by=any-heart"),
+    ("With three players, does the first-trick exception ever apply?", "seed000 players=3 pass_cycle=left-right-none",
+     "first_trick_points=forbidden"),
+    ("If hearts need not be broken, does leading hearts instead of the Q♠ matter?", "seed000 must_break_hearts=false",
+     "can_lead_hearts_instead_of_qs=true"),
+)
 
 
 def change_label(base_label: str, rules: Rules, parameters: tuple[str, ...]) -> str:
@@ -78,5 +94,12 @@ def matrix(comparer: Comparer, *, presets: tuple[str, ...] = tuple(PRESETS), bas
                                "comparison": comparison_dict(result, base, change_label(base, change.after,
                                                                                         change.parameters),
                                                              records=False)})
+    examples = []
+    for question, text_a, text_b in EXAMPLES:
+        side_a = parse_side(text_a, name="A")
+        side_b = parse_side(text_b, base=side_a, name="B")
+        result = comparer.compare(side_a.rules, side_b.rules)
+        examples.append({"question": question, "a": side_a.label, "b": side_b.label,
+                         "comparison": comparison_dict(result, side_a.label, side_b.label, records=False)})
     return {"version": JSON_VERSION, "presets": list(presets), "base": base, "pairs": pairs,
-            "parameters": parameters, "seconds": round(time.perf_counter() - start, 1)}
+            "parameters": parameters, "examples": examples, "seconds": round(time.perf_counter() - start, 1)}

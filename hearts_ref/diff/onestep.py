@@ -23,7 +23,7 @@ breaks them, and following a suit with hearts unbroken when every legal lead of 
 >>> from hearts_ref import Rules
 >>> from properties.solving import Prover
 >>> found = one_step(Rules(), Rules.preset("seed001"), Prover(timeout=30))
->>> first = found.candidates[0]
+>>> first = found.lowest(found.candidates[0])
 >>> first.kind, first.earliest, str(CardSet.from_mask(first.hand))
 ('legal', 2, 'QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH')
 """
@@ -40,7 +40,6 @@ from hearts_ref.diff.semantics import ENGINE, Semantics
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
 from hearts_ref.variants import Rules
 from properties.contexts import Situation, hand_claims, situations
-from properties.counterexamples import simplest_stuck_hand
 from properties.solving import (
     PROVED, REFUTED, Prover, as_z3, card_variables, exactly_one_place, one_place_count, same_cards, subset,
 )
@@ -84,10 +83,18 @@ class ContextAnswer(NamedTuple):
 
 
 class OneStep(NamedTuple):
-    """Every answer, and the candidates (refuted questions, with a hand), earliest first."""
+    """Every answer, and the candidates (refuted questions, with the hand z3 found), earliest first.
+
+    :meth:`lowest` gives a candidate with its lowest card and hand: the same whatever z3 met before
+    (worked out only for the candidates a game is searched for, as it takes a few queries).
+    """
 
     answers: tuple[ContextAnswer, ...]
     candidates: tuple[Candidate, ...]
+    asker: Any = None
+
+    def lowest(self, candidate: Candidate) -> Candidate:
+        return self.asker.lowest(candidate)
 
     @property
     def queries(self) -> int:
@@ -118,11 +125,6 @@ def _earliest(kind: str, situation: Situation, size: int, rules: Rules) -> int:
         return n * tricks_before + 1
     # Hearts broken on the first trick: a follower broke them, so this follower plays third or later.
     return n * tricks_before + (3 if ctx.first_trick and ctx.hearts_broken else 2)
-
-
-def _fits(mask: int, situation: Situation, rules: Rules) -> bool:
-    return (situation.min_cards <= mask.bit_count() <= situation.max_cards and mask & situation.holds == situation.holds
-            and not mask & situation.lacks and not mask & ~rules.deck_mask)
 
 
 class Formulas:
@@ -216,16 +218,57 @@ class _Asker:
                                                                                           sized.model)
         return ContextAnswer(kind, situation, REFUTED, queries, "no hand size refuted alone"), None
 
+    def lowest(self, candidate: Candidate) -> Candidate:
+        """``candidate`` with the lowest card and hand that show it (see :meth:`_lowest`)."""
+        value_a, value_b, hypotheses = self.formulas(candidate.kind, candidate.situation)
+        goal = same_cards(value_a, value_b) if candidate.kind == "legal" else _equal(value_a, value_b)
+        model = self._lowest(hypotheses + [self.f.size(candidate.size)], goal, candidate.kind)
+        if model is None:
+            return candidate
+        return self._candidate(candidate.kind, candidate.situation, candidate.size, model)
+
+    def _lowest(self, hypotheses: list[Any], goal: Any, kind: str) -> z3.ModelRef | None:
+        """The refutation with the lowest card, then the lowest hand (the highest card as low as can be, then the
+        next …): one answer whatever z3 met before, so the same comparison always finds the same game.
+
+        Bits are fixed from the highest card down, each to False when a refutation allows it; a bit the
+        current model already has False costs no query.
+        """
+        solver = z3.Tactic("smt").solver()
+        solver.set("timeout", max(1, int(self.prover.timeout * 1000)))
+        solver.add(*[as_z3(h) for h in hypotheses], z3.Not(as_z3(goal)))
+        if solver.check() != z3.sat:
+            return None
+        model, fixed = solver.model(), []
+        value = lambda bit: z3.is_true(model.eval(bit, model_completion=True))   # noqa: E731
+        if kind != "legal":
+            bits = [b for b in self.f.card.bits if not isinstance(b, bool)]
+            while True:
+                chosen = next(k for k, b in enumerate(bits) if value(b))
+                solver.push()
+                solver.add(z3.Or(bits[:chosen]) if chosen else z3.BoolVal(False))
+                lower = solver.check() == z3.sat
+                if lower:
+                    model = solver.model()
+                solver.pop()
+                if not lower:
+                    fixed.append(bits[chosen])
+                    break
+        for bit in reversed(self.f.hand.bits):
+            if isinstance(bit, bool):
+                continue
+            if value(bit) and solver.check(*fixed, z3.Not(bit)) == z3.sat:
+                model = solver.model()
+            fixed.append(bit if value(bit) else z3.Not(bit))
+        return model
+
     def _candidate(self, kind: str, situation: Situation, size: int, model: z3.ModelRef) -> Candidate:
         hand = self.f.hand.evaluate(model)
         card = None
         if kind != "legal":
             card = (self.f.card.evaluate(model) & hand).bit_length() - 1
-        fits = lambda mask: (_fits(mask, situation, self.a) and mask.bit_count() == size   # noqa: E731
-                             and (card is None or mask >> card & 1))
-        shows = lambda mask: self.differs(kind, situation, mask, card)   # noqa: E731
-        if fits(hand) and shows(hand):
-            hand = simplest_stuck_hand(hand, fits, shows, self.a)
+        # The same question on integer masks, as the engine plays: z3's answer must show there too.
+        assert self.differs(kind, situation, hand, card), "the rule code disagrees with itself on the two algebras"
         return Candidate(kind, situation, size, _earliest(kind, situation, size, self.a), hand, card)
 
 
@@ -254,7 +297,7 @@ def one_step(a: Rules, b: Rules, prover: Prover, formulas: Formulas | None = Non
             if candidate is not None:
                 candidates.append(candidate)
     candidates.sort(key=lambda c: (c.earliest, ("legal", "broken", "points").index(c.kind)))
-    return OneStep(tuple(answers), tuple(candidates))
+    return OneStep(tuple(answers), tuple(candidates), asker)
 
 
 def _unreachable(asker: _Asker, chosen: tuple[Situation, ...]) -> dict[Situation, str]:

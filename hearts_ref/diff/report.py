@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from hearts_ref.cards import CARDS, Suit
 from hearts_ref.cardset import CardSet
 from hearts_ref.diff.compare import Comparison
-from hearts_ref.diff.games import Part, Replayed, choose_parting_cards, finish, forbidding_rule, replay
+from hearts_ref.diff.games import Part, Replayed, choose_parting_cards, engine_rules, finish, replay
 from hearts_ref.diff.rounds import dealt_for
 from hearts_ref.diff.rulesets import value_text
 from hearts_ref.diff.semantics import OBSERVED, rules_for
@@ -95,26 +95,25 @@ class _SideView(NamedTuple):
 
 
 def _legal_sides(result: Comparison, replayed: Replayed) -> tuple[list[_SideView], tuple[int | None, int | None]]:
-    """What each side allows where their legal sets differ, and the rule that forbids the other side's card."""
+    """What each side allows where their legal sets differ, and the rule the engine names for what it forbids."""
     games = (replayed.game_a, replayed.game_b)
     cards = choose_parting_cards(*games)
+    named = engine_rules(replayed)
     seat = games[0].round.to_play
     governing = rules_for("legal", result.parameters)
     views = []
     for side in (0, 1):
-        game, rules, other_card = games[side], (result.a, result.b)[side], cards[1 - side]
+        game, rules, rule, other_card = games[side], (result.a, result.b)[side], named[side], cards[1 - side]
         values = _values(rules, result.parameters, "legal")
-        legal = game.round.legal
-        if not legal:
-            rule = game.round.deadlock_error().rule_id
-            views.append(_SideView(f"allows no card: {rule} leaves seat {seat} no legal play ({values})",
-                                   (rule,) + tuple(r for r in governing if r != rule)))
-        elif other_card is not None and not legal >> other_card & 1:
-            rule = forbidding_rule(game, other_card)
-            views.append(_SideView(f"allows {_glyphs(legal)}; {rule} forbids {CARDS[other_card].glyph} ({values})",
-                                   (rule,) + tuple(r for r in governing if r != rule)))
+        if rule is None:
+            views.append(_SideView(f"allows {_glyphs(game.round.legal)} ({', '.join(governing)}: {values})", governing))
+            continue
+        applies = (rule,) + tuple(r for r in governing if r != rule)
+        if not game.round.legal:
+            views.append(_SideView(f"allows no card: {rule} leaves seat {seat} no legal play ({values})", applies))
         else:
-            views.append(_SideView(f"allows {_glyphs(legal)} ({', '.join(governing)}: {values})", governing))
+            views.append(_SideView(f"allows {_glyphs(game.round.legal)}; {rule} forbids {CARDS[other_card].glyph} "
+                                   f"({values})", applies))
     return views, cards
 
 
@@ -211,7 +210,7 @@ def summary_line(result: Comparison) -> str:
     where = ("at the deal, where no deal is valid on both sides" if difference.kind == "deal"
              else f"in round {difference.part.round} at the deal" if difference.part.play == 0
              else f"in round {difference.part.round} at play {difference.part.play}")
-    rules = ", ".join(rules_for(difference.kind, result.parameters))
+    rules = ", ".join(difference.rules)
     smallest = "" if difference.smallest else " (not proved smallest)"
     return f"differs {where}: {OBSERVED[difference.kind]} ({rules}){smallest}"
 
@@ -230,7 +229,7 @@ def comparison_dict(result: Comparison, label_a: str, label_b: str, *, records: 
         view = drawn(result, label_a, label_b)
         data["difference"] = {
             **_part_dict(difference.part), "smallest": difference.smallest, "note": difference.note,
-            "rules": list(rules_for(difference.kind, result.parameters)),
+            "rules": list(difference.rules),
             "a": {"applies": list(view.applies[0]), "shows": view.shows[0]},
             "b": {"applies": list(view.applies[1]), "shows": view.shows[1]},
             "game": None if difference.script is None else [
