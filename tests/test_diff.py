@@ -211,3 +211,20 @@ def test_a_difference_too_early_for_z3_to_allow_is_not_claimed():
     asked = one_step(a, b, COMPARER.prover, COMPARER.formulas(a))
     assert min(c.earliest for c in asked.candidates) == 5
     assert compare(a, b).difference.part.play == 5
+
+
+def test_rule_functions_that_disagree_with_the_engine_are_reported_not_trusted():
+    """The plug point for formal statements: a search run on other rule functions is replayed on the engine; a
+    planted statement that forgets FIRST-EXCEPTION when the threshold is 50 parts the sides only on paper."""
+    import dataclasses
+
+    from hearts_ref.diff.semantics import Semantics
+
+    def statement(hand, ctx, rules, ops=hearts_ref.legality.BITS):
+        if rules.end_threshold == 50:
+            rules = dataclasses.replace(rules, first_trick_points="forbidden")
+        return hearts_ref.legality.legal_plays(hand, ctx, rules, ops)
+
+    result = Comparer(semantics=Semantics(legal_plays=statement)).compare(Rules(), Rules(end_threshold=50))
+    assert result.verdict == "unsettled" and result.difference is None
+    assert "does not show when the game is replayed on the reference engine" in result.open[-1]

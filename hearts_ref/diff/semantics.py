@@ -4,9 +4,11 @@ A comparison asks the same functions the engine plays with — on integer masks 
 game, on z3 Booleans to look for a one-step difference — bundled in :class:`Semantics`.
 :data:`ENGINE` is the reference engine's own rule code. A formal statement per rule ID,
 written from the spec's prose, plugs in as another bundle of the same shape (each function
-taking the same arguments and running on both card-set algebras): a comparison of two
-rulesets under the statements, or of the statements against the engine under one ruleset,
-is then the same search.
+taking the same arguments and running on both card-set algebras): pass it to
+:class:`~hearts_ref.diff.compare.Comparer` (``Comparer(semantics=...)``) and the one-step
+questions and the searches run on the statements, while every game found is still replayed
+on the reference engine — a game that parts the sides under the statements but not on the
+engine is reported (verdict ``unsettled``) as a disagreement between the two.
 
 Which rule each side applies at the step where the sides part comes from the engine where
 the engine says it — :func:`~hearts_ref.legality.rejecting_rule` for a card one side
