@@ -41,7 +41,6 @@ __all__ = ["EndQuestion", "end_question", "representative_totals", "Outcome", "r
            "EndFound", "search_end", "PERIOD", "outcomes_of"]
 
 PERIOD = 12          # PASS-CYCLE: the cycles have 4 and 3 rounds, so the pair repeats every 12
-MAX_STATES = 40000   # totals kept per round in the search
 
 
 def representative_totals(a: Rules, b: Rules) -> list[tuple[int, ...]]:
@@ -220,33 +219,78 @@ def _lower_bound(question: EndQuestion, bound: int | None) -> int:
     return question.rounds
 
 
+class _Dive:
+    """A depth-first search for totals that part the sides after ``depth`` rounds, each distinct totals once."""
+
+    def __init__(self, a: Rules, b: Rules, outcomes: list[Outcome], semantics: Semantics, budget: int):
+        self.a, self.b, self.outcomes, self.semantics, self.budget = a, b, outcomes, semantics, budget
+
+    def run(self, depth: int, kind: str, floor_total: int | None, bound: int | None) -> list[Outcome] | None:
+        """Outcomes of ``depth`` rounds after which the end differs (``end``), or both sides go on (``pass``);
+        a branch whose highest total cannot reach ``floor_total`` in the rounds left is cut."""
+        self.depth, self.kind, self.floor_total, self.bound = depth, kind, floor_total, bound
+        self.seen: set[tuple[int, tuple[int, ...]]] = set()
+        return self._walk((0,) * self.a.players, 0, [])
+
+    def _walk(self, totals: tuple[int, ...], played: int, chain: list[Outcome]) -> list[Outcome] | None:
+        number = played + 1
+        left = self.depth - number
+        for outcome in self.outcomes:
+            self.budget -= 1
+            if self.budget < 0:
+                return None
+            after = _advance(totals, outcome.scores)
+            over_a = self.semantics.game_over(after, number, self.a)
+            over_b = self.semantics.game_over(after, number, self.b)
+            if left == 0:
+                if (over_a != over_b) if self.kind == "end" else not (over_a or over_b):
+                    return chain + [outcome]
+                continue
+            if over_a or over_b:
+                continue
+            if self.floor_total is not None and self.bound is not None and \
+                    max(after) + left * self.bound < self.floor_total:
+                continue
+            key = (number, tuple(sorted(after)))
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            found = self._walk(tuple(sorted(after)), number, chain + [outcome])
+            if found is not None:
+                return found
+        return None
+
+
+NODES = 400000   # outcomes tried by the search over rounds, in all
+
+
 def search_end(a: Rules, b: Rules, question: EndQuestion, prover: Prover,
                semantics: Semantics = ENGINE) -> EndFound | None:
     """Return the fewest rounds of built rounds after which the end differs (or at whose next start the pass
-    direction does), or None when no built game gets there within the rounds looked at."""
-    outcomes = outcomes_of(a)
+    direction does), or None when no built game gets there within the rounds looked at.
+
+    The rounds are tried from the proved lower bound on: a pass difference at the start of round
+    ``r`` (after ``r`` − 1 rounds) before an end difference after round ``r``.
+    """
+    outcomes = sorted(outcomes_of(a), key=lambda o: -max(o.scores))   # the biggest gains first
     if not outcomes or question.first is None:
         return None
     bound = score_bound(a, prover, max(max(o.scores) for o in outcomes), semantics)
     floor = _lower_bound(question, bound)
-    level: dict[tuple[int, ...], list[Outcome]] = {(0,) * a.players: []}
-    for number in range(1, question.rounds + 1):
-        following: dict[tuple[int, ...], list[Outcome]] = {}
-        for totals, chain in level.items():
-            for outcome in outcomes:
-                after = _advance(totals, outcome.scores)
-                over_a, over_b = semantics.game_over(after, number, a), semantics.game_over(after, number, b)
-                if over_a != over_b:
-                    plans = _realize(a, chain + [outcome])
-                    if plans is not None:
-                        return EndFound("end", number, plans, number <= floor, bound)
-                if not over_a and len(following) < MAX_STATES:
-                    following.setdefault(tuple(sorted(after)), chain + [outcome])
-        if not following:
-            return None
-        if semantics.pass_direction(a, number + 1) != semantics.pass_direction(b, number + 1):
-            plans = next((p for p in map(lambda c: _realize(a, c), following.values()) if p is not None), None)
+    dive = _Dive(a, b, outcomes, semantics, NODES)
+    for number in range(max(floor, 1), question.rounds + 2):
+        targets = [("pass", number - 1, None)] if any(d[:2] == (number, "pass") for d in question.disagreements) else []
+        ends = [d[2][0] for d in question.disagreements if d[:2] == (number, "end")]
+        if ends:
+            lowest = None if question.lowest in ends else min(ends)
+            targets.append(("end", number, lowest))
+        for kind, depth, floor_total in targets:
+            if depth < 1:
+                continue
+            chain = dive.run(depth, kind, floor_total, bound)
+            plans = _realize(a, chain) if chain is not None else None
             if plans is not None:
-                return EndFound("pass", number + 1, plans, number + 1 <= floor, bound)
-        level = following
+                return EndFound(kind, number, plans, number <= floor and dive.budget >= 0, bound)
+        if dive.budget < 0:
+            return None
     return None

@@ -177,16 +177,22 @@ class _Asker:
     def legal(self, situation: Situation, rules: Rules, hand: int) -> int:
         return self.sem.legal_plays(hand, situation.ctx, rules, BITS)
 
-    def formulas(self, kind: str, situation: Situation) -> tuple[Any, Any, list[Any]]:
-        """The two sides' values for ``kind`` in ``situation``, and the hypotheses on the hand (and card)."""
+    def values(self, kind: str, situation: Situation) -> tuple[Any, Any]:
+        """The two sides' values for ``kind`` in ``situation``: legal sets, hearts broken, or a card's points."""
         a, b, ctx, f = self.a, self.b, situation.ctx, self.f
-        hypotheses = f.hand_claims(situation)
         if kind == "legal":
-            return f.legal(ctx, a), f.legal(ctx, b), hypotheses
-        hypotheses += [f.one_card(), f.playable(ctx, a), f.playable(ctx, b)]
+            return f.legal(ctx, a), f.legal(ctx, b)
         if kind == "broken":
-            return f.breaks(ctx, a), f.breaks(ctx, b), hypotheses
-        return f.points(a), f.points(b), hypotheses
+            return f.breaks(ctx, a), f.breaks(ctx, b)
+        return f.points(a), f.points(b)
+
+    def hypotheses(self, kind: str, situation: Situation) -> list[Any]:
+        """What the hand of ``situation`` is (and, but for ``legal``, that the card is a legal play on both sides)."""
+        claims = self.f.hand_claims(situation)
+        if kind == "legal":
+            return claims
+        return claims + [self.f.one_card(), self.f.playable(situation.ctx, self.a),
+                         self.f.playable(situation.ctx, self.b)]
 
     def differs(self, kind: str, situation: Situation, hand: int, card: int | None) -> bool:
         """The same question on concrete masks: does ``hand`` (playing ``card``) show the difference?"""
@@ -202,9 +208,10 @@ class _Asker:
         return self.sem.card_points(bit, a) != self.sem.card_points(bit, b)
 
     def ask(self, kind: str, situation: Situation) -> tuple[ContextAnswer, Candidate | None]:
-        value_a, value_b, hypotheses = self.formulas(kind, situation)
+        value_a, value_b = self.values(kind, situation)
         if identical(value_a, value_b):
             return ContextAnswer(kind, situation, SAME, 0), None
+        hypotheses = self.hypotheses(kind, situation)
         goal = same_cards(value_a, value_b) if kind == "legal" else _equal(value_a, value_b)
         answer = self.prover.check(hypotheses, goal)
         if answer.status != REFUTED:
@@ -220,8 +227,9 @@ class _Asker:
 
     def lowest(self, candidate: Candidate) -> Candidate:
         """``candidate`` with the lowest card and hand that show it (see :meth:`_lowest`)."""
-        value_a, value_b, hypotheses = self.formulas(candidate.kind, candidate.situation)
+        value_a, value_b = self.values(candidate.kind, candidate.situation)
         goal = same_cards(value_a, value_b) if candidate.kind == "legal" else _equal(value_a, value_b)
+        hypotheses = self.hypotheses(candidate.kind, candidate.situation)
         model = self._lowest(hypotheses + [self.f.size(candidate.size)], goal, candidate.kind)
         if model is None:
             return candidate
@@ -300,28 +308,50 @@ def one_step(a: Rules, b: Rules, prover: Prover, formulas: Formulas | None = Non
     return OneStep(tuple(answers), tuple(candidates), asker)
 
 
+def _breakers(asker: _Asker, ctx: Any, cards: int) -> tuple[int, int]:
+    """Of ``cards``, those whose play in ``ctx`` breaks hearts on some side, and those that break them on neither
+    (each card evaluated with the engine's ``breaks_hearts``)."""
+    some = 0
+    for card in range(52):
+        bit = 1 << card
+        if cards & bit and any(asker.sem.breaks_hearts(bit, ctx, rules) for rules in (asker.a, asker.b)):
+            some |= bit
+    return some, cards & ~some
+
+
 def _unreachable(asker: _Asker, chosen: tuple[Situation, ...]) -> dict[Situation, str]:
-    """The contexts no round both sides play can reach, each with the reason (a claim z3 proved).
+    """The contexts no round both sides play can reach, each with the reason.
 
     - the first trick with hearts broken, when no legal play on the first trick breaks hearts;
     - following a suit on a later trick with hearts unbroken, when every legal lead of that suit
       breaks them (on both sides; a lead that breaks them on one side only is a difference itself).
+
+    Each claim is settled by the engine's ``breaks_hearts`` card by card when no card (or every card)
+    breaks hearts there, and by z3, with legality, when only some do.
     """
     f, prover, found = asker.f, asker.prover, {}
+    deck = asker.a.deck_mask
     first = next(s for s in chosen if s.ctx.first_trick and not s.ctx.leading and not s.ctx.hearts_broken)
-    if not any(prover.check(f.hand_claims(first) + [f.one_card(), f.playable(first.ctx, rules)],
-                            z3.Not(as_z3(f.breaks(first.ctx, rules)))).status != PROVED for rules in (asker.a, asker.b)):
+    breaking, _ = _breakers(asker, first.ctx, deck)
+    if not breaking or not any(
+            prover.check(f.hand_claims(first) + [f.one_card(), f.playable(first.ctx, rules)],
+                         z3.Not(as_z3(f.breaks(first.ctx, rules)))).status != PROVED for rules in (asker.a, asker.b)):
         reason = "no legal play on the first trick breaks hearts, on either side (proved)"
         found.update({s: reason for s in chosen if s.ctx.first_trick and s.ctx.hearts_broken})
     lead = next(s for s in chosen if s.ctx.leading and not s.ctx.first_trick and not s.ctx.hearts_broken)
     for suit in Suit:
-        hypotheses = f.hand_claims(lead) + [f.one_card(), f.playable(lead.ctx, asker.a), f.playable(lead.ctx, asker.b),
-                                           subset(f.card, SUIT_MASKS[suit])]
-        goal = z3.Or(as_z3(f.breaks(lead.ctx, asker.a)), as_z3(f.breaks(lead.ctx, asker.b)))
-        if prover.check(hypotheses, goal).status == PROVED:
-            reason = f"every legal lead of a {suit.glyph} while hearts are unbroken breaks them (proved)"
-            found.update({s: reason for s in chosen if not s.ctx.leading and not s.ctx.first_trick
-                          and not s.ctx.hearts_broken and s.ctx.led_suit == suit})
+        breaking, keeping = _breakers(asker, lead.ctx, deck & SUIT_MASKS[suit])
+        if not breaking:
+            continue
+        if keeping:
+            hypotheses = f.hand_claims(lead) + [f.one_card(), f.playable(lead.ctx, asker.a),
+                                               f.playable(lead.ctx, asker.b), subset(f.card, SUIT_MASKS[suit])]
+            goal = z3.Or(as_z3(f.breaks(lead.ctx, asker.a)), as_z3(f.breaks(lead.ctx, asker.b)))
+            if prover.check(hypotheses, goal).status != PROVED:
+                continue
+        reason = f"every legal lead of a {suit.glyph} while hearts are unbroken breaks them (proved)"
+        found.update({s: reason for s in chosen if not s.ctx.leading and not s.ctx.first_trick
+                      and not s.ctx.hearts_broken and s.ctx.led_suit == suit})
     return found
 
 
