@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sitegen.common import DATA, escape_cell, link_rule_ids, not_yet, read_json, slug
+from sitegen.common import DATA, card_row, cards_in_text, escape_cell, link_rule_ids, not_yet, read_json, slug
 from sitegen.rules_pages import rule_pages
 
 __all__ = ["PAGE", "house_rules_page", "pages", "preset_matrix", "cell"]
@@ -52,6 +52,36 @@ one-step difference z3 finds is then searched for from real deals, so that only 
 it counts; a difference in the scores or the end is shown with rounds built to order. Each proof
 part says which states it covers, and where the search cannot show that no smaller game exists,
 the game is marked *not proved smallest*.
+
+## What a proof of equivalence covers {#what-a-proof-covers}
+
+Two rulesets are equivalent in play when, for every sequence of deals, passes and plays legal on
+both sides, everything a player could see is the same on both sides at every step: the legal
+plays of the player to move, whether hearts are broken, the points each player has taken, the
+round scores and totals, whether the game is over and who won, and each round's pass direction.
+By induction over the steps of a game it is enough that one step never differs from a state both
+sides can reach, and the proof shows that in three parts:
+
+1. **A play.** In every context of a play and for every hand of a size that context allows — a
+   superset of the states a round can reach — the legal sets, whether a legal play breaks hearts,
+   and the points of each card are equal (z3 proves it, or the two formulas are the same z3 terms
+   because the sides agree on every parameter the rule code reads). Hands of a later trick lack the
+   lowest club, which LEAD-OPEN plays on the first. A context is left out only when no round can
+   reach it, and then for a proved reason: the first trick with hearts broken when no legal
+   first-trick play breaks them; following a suit with hearts unbroken when every legal lead of that
+   suit breaks them. Every state a round can reach can be reached in round 1, whatever the pass: the
+   hands at the first lead can be any deal.
+2. **The scores.** For every division of the cards in play into the piles the players take, the
+   raw points and the round scores are equal.
+3. **The end and the passes.** After every round a game can reach, for every total, the end of the
+   game and the next round's pass direction are equal. END-THRESHOLD reads the totals only through
+   the highest one and WIN-TIE only through whether the lowest is shared, so one total per class of
+   highest total that the two thresholds make, with the lowest alone and shared, stands for all; the
+   round number matters only against a round limit and in the pass cycles, which repeat every 12
+   rounds.
+
+The proof is about the engine's rule code (the functions the engine plays with); once each rule
+also has a formal statement written from the prose, the same comparison runs on the statements.
 """
 
 
@@ -107,13 +137,43 @@ def _game(comparison: dict[str, Any], anchor: str, title: str, page: str) -> lis
     if difference:
         if difference.get("note"):
             out.append(f"Not proved smallest: {escape_cell(difference['note'])}.\n")
-        out.append("```text\n" + "\n".join(difference.get("transcript") or []) + "\n```\n")
+        out += _drawn(comparison, difference, page)
     proof = [] if difference else comparison.get("proof") or []
     for part in proof:
         out.append(f"- *{part['part']}*: {part['status']} — " + link_rule_ids(part["covers"], page, rule_pages()))
     for reason in comparison.get("open") or []:
         out.append(f"- open: {escape_cell(reason)}")
     out.append("")
+    return out
+
+
+def _drawn(comparison: dict[str, Any], difference: dict[str, Any], page: str) -> list[str]:
+    """The round where the sides part drawn with cards — the hands at its first lead, the plays both sides make —
+    what each side then shows, and the whole transcript (folded)."""
+    out = []
+    game = difference.get("game") or []
+    if game:
+        number = len(game)
+        out.append(f"Round {number}, the hands at the first lead (after the pass), and the plays both sides make"
+                   + (f" (rounds 1 to {number - 1} are in the transcript)" if number > 1 else "") + ":\n")
+        out += [f"- {card_row(hand.split(), label=f'seat {seat}')}" for seat, hand in enumerate(game[-1]["hands"])]
+        plays, players = game[-1]["plays"], len(game[-1]["hands"])
+        if not plays:
+            out.append("- no play: they part at the deal")
+        elif len(plays) <= 3 * players:
+            out += [f"- {card_row(plays[k:k + players], label=f'trick {k // players + 1}')}"
+                    for k in range(0, len(plays), players)]
+        else:
+            out.append(f"- the {len(plays)} plays of the round: see the transcript")
+        out.append("")
+    for side in ("a", "b"):
+        shown = difference.get(side, {}).get("shows", "")
+        out.append(f"- **{comparison[side]['label']}**: " + link_rule_ids(cards_in_text(escape_cell(shown)), page,
+                                                                          rule_pages()))
+    out.append("")
+    out.append('??? abstract "The transcript, as `hearts-ref diff` prints it"\n')
+    out.append("    ```text\n" + "\n".join(f"    {line}" for line in difference.get("transcript") or [])
+               + "\n    ```\n")
     return out
 
 
