@@ -26,19 +26,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from hearts_ref.deals import complete_deal
 from hearts_ref.diff.endgame import end_question, outcomes_of, search_end
 from hearts_ref.diff.games import Part, Script, ScriptRound, engine_rules, replay
 from hearts_ref.diff.onestep import SAME, UNREACHABLE, Formulas, one_step, score_question
 from hearts_ref.diff.reach import reach
+from hearts_ref.diff.rounds import RoundPlan, play_plan
 from hearts_ref.diff.rulesets import differing
 from hearts_ref.diff.semantics import ENGINE, Semantics, rules_for
 from hearts_ref.errors import HeartsError
-from hearts_ref.round import RoundState
-from hearts_ref.diff.rounds import play_plan
-from hearts_ref.scoring import round_scores
 from hearts_ref.variants import Rules
 from properties.solving import PROVED, Prover
 
@@ -185,9 +182,10 @@ class Comparer:
         if status in (SAME, PROVED):
             proof.append(ProofPart("the round scores", status, covers, queries))
             return None
+        scores = self.semantics.score_terms
         for outcome in outcomes_of(a):
             plan = outcome.plan
-            if round_scores(plan.taken, a) != round_scores(plan.taken, b) and _legal(b, plan):
+            if scores(plan.taken, a) != scores(plan.taken, b) and _legal(b, plan):
                 return self._found(a, b, Script((ScriptRound(plan.hands, plan.plays),)), not opened,
                                    "; ".join(opened), opened)
         proof.append(ProofPart("the round scores", UNSETTLED, covers, queries))
@@ -231,10 +229,10 @@ def _plain_deal(rules: Rules) -> tuple[int, ...]:
     return tuple(hand.mask for hand in complete_deal(rules, {}))
 
 
-def _legal(rules: Rules, plan: Any) -> bool:
+def _legal(rules: Rules, plan: RoundPlan) -> bool:
+    """Whether every play of ``plan`` is legal under ``rules``."""
     try:
-        state: RoundState = play_plan(rules, plan)
-        return state.is_over
+        return play_plan(rules, plan).is_over
     except HeartsError:
         return False
 

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import z3
 
 from hearts_ref.diff.rounds import (
-    SPLIT_PLAYERS, RoundPlan, move_seats, moon_round, play_plan, points_of, random_round, split_round,
+    SPLIT_PLAYERS, RoundPlan, ducking_round, move_seats, moon_round, play_plan, points_of, random_round, split_round,
 )
 from hearts_ref.diff.semantics import ENGINE, Semantics
 from hearts_ref.errors import HeartsError
@@ -100,7 +100,8 @@ class Outcome(NamedTuple):
     """A round whose scores are known in advance: how it is built (``recipe``), its plan and its scores.
 
     ``recipe`` is ``("moon", s)`` (:func:`~hearts_ref.diff.rounds.moon_round`), ``("split", s, u, to_u,
-    jack_to_u)`` (:func:`~hearts_ref.diff.rounds.split_round`) or ``("sample", seed)``
+    jack_to_u)`` (:func:`~hearts_ref.diff.rounds.split_round`), ``("duck", seat, seed)``
+    (:func:`~hearts_ref.diff.rounds.ducking_round`) or ``("sample", seed)``
     (:func:`~hearts_ref.diff.rounds.random_round`).
     """
 
@@ -110,7 +111,7 @@ class Outcome(NamedTuple):
 
     def placed(self, rules: Rules, seats: list[int]) -> RoundPlan:
         """The same round with the cards of seat ``i`` given to seat ``seats[i]``."""
-        if self.recipe[0] == "sample":
+        if self.recipe[0] in ("sample", "duck"):
             return move_seats(rules, self.plan, dict(enumerate(seats)))
         return _build(rules, self.recipe, seats)
 
@@ -118,6 +119,8 @@ class Outcome(NamedTuple):
 def _build(rules: Rules, recipe: tuple, seats: list[int]) -> RoundPlan:
     if recipe[0] == "moon":
         return moon_round(rules, seats[recipe[1]])
+    if recipe[0] == "duck":
+        return move_seats(rules, ducking_round(rules, recipe[1], recipe[2]), dict(enumerate(seats)))
     if recipe[0] == "split":
         _, s, u, to_u, jack = recipe
         return split_round(rules, seats[s], seats[u], to_u, jack_to_u=jack)
@@ -125,16 +128,19 @@ def _build(rules: Rules, recipe: tuple, seats: list[int]) -> RoundPlan:
 
 
 SAMPLES = 24   # rounds of random play added to the built ones (they give other scores, for any number of players)
+DUCKS = 3      # rounds per seat in which that seat plays low and the others high (it takes no trick, mostly)
 
 
 def round_outcomes(rules: Rules) -> list[Outcome]:
     """Rounds built to order and legal under ``rules``, one per distinct scores: each seat's moon first, then (four
-    players) every split of the points between two takers, then rounds of random play."""
+    players) every split of the points between two takers, then rounds in which one seat ducks every trick, then
+    rounds of random play."""
     recipes: list[tuple] = [("moon", s) for s in range(rules.players)]
     if rules.players == SPLIT_PLAYERS:
         recipes += [("split", s, u, points_of(hearts, queen), jack)
                     for hearts in range(14) for queen in (False, True) for s in range(4) for u in range(4) if s != u
                     for jack in ((False, True) if rules.jd_bonus else (False,))]
+    recipes += [("duck", seat, seed) for seat in range(rules.players) for seed in range(DUCKS)]
     recipes += [("sample", seed) for seed in range(SAMPLES)]
     found: dict[tuple[int, ...], Outcome] = {}
     for recipe in recipes:

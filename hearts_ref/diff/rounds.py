@@ -38,7 +38,7 @@ from hearts_ref.errors import HeartsError
 from hearts_ref.round import PASS_SIZE, RoundState, start_round
 from hearts_ref.variants import Rules
 
-__all__ = ["RoundPlan", "split_round", "moon_round", "random_round", "move_seats", "play_plan", "dealt_for", "points_of",
+__all__ = ["RoundPlan", "split_round", "moon_round", "random_round", "ducking_round", "move_seats", "play_plan", "dealt_for", "points_of",
            "SPLIT_PLAYERS"]
 
 SPLIT_PLAYERS = 4
@@ -158,6 +158,15 @@ def random_round(rules: Rules, seed: int) -> RoundPlan:
     rng = random.Random(f"hearts-ref-diff:{seed}")
     hands = [hand.mask for hand in deal(rules, rng=rng)]
     return _played(rules, hands, lambda state: rng.choice(list(bits_of(state.legal))))
+
+
+def ducking_round(rules: Rules, seat: int, seed: int) -> RoundPlan:
+    """Return a round dealt from ``seed`` (no pass) in which ``seat`` plays its lowest legal card and the others
+    their highest: ``seat`` mostly takes no trick (SCORE-NO-TRICKS), for any number of players."""
+    rng = random.Random(f"hearts-ref-diff:duck:{seed}")
+    hands = [hand.mask for hand in deal(rules, rng=rng)]
+    return _played(rules, hands, lambda state: _lowest(state.legal) if state.to_play == seat
+                   else state.legal.bit_length() - 1)
 
 
 def move_seats(rules: Rules, plan: RoundPlan, seats: dict[int, int]) -> RoundPlan:
