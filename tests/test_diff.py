@@ -144,6 +144,26 @@ def test_each_smallest_game_replays_on_the_engine_to_the_claimed_difference(name
     assert replayed.part == part
 
 
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_each_sides_game_record_passes_the_referee_under_its_own_rules(name):
+    """Each side's game, played on to the end of the round where they part (or to its deadlock), is a valid record."""
+    from hearts_ref.diff.report import drawn
+    from hearts_ref.reading import check_schema
+    from hearts_ref.record_reader import record_from_json
+    from hearts_ref.referee import referee
+    a, b = PAIRS[name]
+    result = compare(a, b)
+    view = drawn(result, "A", "B")
+    if view.records is None:
+        pytest.skip("no game is valid under both rulesets")
+    for rules, record in zip((a, b), view.records):
+        check_schema(record, "record.schema.json")
+        assert Rules.from_dict(record["rules"]) == rules
+        verdict = referee(record_from_json(record))
+        assert verdict.valid, [finding.text() for finding in verdict.findings]
+        assert len(record["rounds"]) + ("deadlock" in record) == result.difference.part.round
+
+
 def _joint_random_game(a, b, seed):
     """Play a random game under ``a`` and feed every move to a game under ``b``; return the first step they differ."""
     rng = random.Random(seed)
