@@ -16,6 +16,7 @@ for path in (HERE, HERE.parent):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from sitegen.house_rules import pages as house_rule_pages  # noqa: E402
 from sitegen.pages import generated_pages, nav_additions  # noqa: E402
 
 
@@ -38,7 +39,8 @@ def on_files(files, config):
     from sitegen.reference_pages import suite_zip
     from sitegen.spec_pages import source_files
     name, data = suite_zip()
-    for path, content in {**generated_pages(), f"downloads/{name}": data, **source_files()}.items():
+    pages = {**generated_pages(), **house_rule_pages(), f"downloads/{name}": data, **source_files()}
+    for path, content in pages.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             files.remove(existing)

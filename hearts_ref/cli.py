@@ -33,6 +33,7 @@ COMMANDS = {
     "serve": "run the reference engine over the JSON-lines stdio protocol",
     "conform": "judge an engine against the reference",
     "verify": "the main job: proofs, vectors and a differential run, one verdict",
+    "diff": "what a house rule changes: two rulesets equivalent in play, or the smallest game where they part",
 }
 
 
