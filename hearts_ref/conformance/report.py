@@ -1,10 +1,11 @@
 """Conformance reports: every case with its outcome, as JSON, JUnit XML and a console table.
 
 A report (schema: ``spec/report.schema.json``) accounts for every case of a run: passed,
-failed, skipped (with the reason), expected-fail (a deviation the engine declared in its
-capabilities) or unexpected-pass (a declared deviation that did not show). A failed case
-carries its deviation: the rule IDs, the step, expected against actual, the game so far,
-a shrunk reproduction and the one-line command that replays it.
+failed, error (the engine failed: a timeout, a crash, a broken reply), skipped (with the
+reason), expected-fail (only deviations the engine declared in its capabilities) or
+unexpected-pass (a declared deviation that did not show). A failed case carries its
+findings: the rule IDs, the step, expected against actual, and for the first case of each
+distinct finding a shrunk reproduction and the one-line command that replays it.
 
 Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports` joins.
 
@@ -24,14 +25,14 @@ from typing import Any
 from xml.etree import ElementTree
 
 from hearts_ref.errors import RecordError
-from hearts_ref.spec import load_rules
+from hearts_ref.conformance.tally import distinct_findings, rule_table
 
 __all__ = ["Case", "Report", "STATUSES", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
            "console_summary", "rule_table"]
 
 REPORT_FORMAT = "hearts-ref-conform-report"
 REPORT_VERSION = 1
-STATUSES = ("passed", "failed", "skipped", "expected-fail", "unexpected-pass")
+STATUSES = ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass")
 
 
 @dataclass
@@ -70,7 +71,7 @@ class Report:
     negative_games: int = 0
     shards: list[list[int]] = field(default_factory=lambda: [[1, 1]])
     cases: list[Case] = field(default_factory=list)
-    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed]
+    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed, cited]
     steps: dict[str, dict[str, Any]] = field(default_factory=dict)  # vectors / differential / negative: ran or why not
     known_deviations: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -85,10 +86,10 @@ class Report:
             self.coverage[name] = self.coverage.get(name, 0) + count
 
     def add_checks(self, counts: dict[str, list[int]]) -> None:
-        for rule, (passed, failed) in counts.items():
-            tally = self.checks.setdefault(rule, [0, 0])
-            tally[0] += passed
-            tally[1] += failed
+        for rule, counted in counts.items():
+            tally = self.checks.setdefault(rule, [0, 0, 0])
+            for k, count in enumerate(counted):
+                tally[k] += count
 
     def summary(self) -> dict[str, Any]:
         """Return the counts by status, the rule-ID table, and the declared deviations that did not show."""
@@ -100,17 +101,25 @@ class Report:
         ids = {case.id for case in self.cases}
         unobserved = [d for d in self.known_deviations if d not in observed and (d in ids or "/" not in d)]
         return {"counts": counts, "total": len(self.cases), "rules": rule_table(self),
-                "unobserved_known_deviations": unobserved, "rounds": self.rounds}
+                "findings": distinct_findings(self), "unobserved_known_deviations": unobserved,
+                "rounds": self.rounds}
 
     def judged_nothing(self) -> bool:
         """Whether every case was skipped: the engine could not be judged under these rules at all."""
         return bool(self.cases) and all(case.status == "skipped" for case in self.cases)
 
+    def games_not_judged(self) -> str:
+        """Why no differential game was judged, when there were some to play and every one was skipped."""
+        games = [case for case in self.cases if case.kind == "differential"]
+        if games and all(case.status == "skipped" for case in games):
+            return games[0].reason
+        return ""
+
     def exit_code(self) -> int:
-        """0 when no case failed unexpectedly, 1 otherwise; 2 when every case was skipped."""
-        if any(case.status == "failed" for case in self.cases):
+        """1 when a case failed unexpectedly or the engine failed; 2 when nothing, or no game, was judged; else 0."""
+        if any(case.status in ("failed", "error") for case in self.cases):
             return 1
-        return 2 if self.judged_nothing() else 0
+        return 2 if self.judged_nothing() or self.games_not_judged() else 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "engine": self.engine, "rules": self.rules,
@@ -194,27 +203,6 @@ def merge_reports(reports: list[Report]) -> Report:
     return merged
 
 
-def rule_table(report: Report) -> dict[str, dict[str, int]]:
-    """Return, for each rule ID, the cases and checks that concern it, by outcome."""
-    table: dict[str, dict[str, int]] = {}
-    for rule in load_rules():
-        table[rule] = {"passed": 0, "failed": 0, "expected-fail": 0, "checks-passed": 0, "checks-failed": 0}
-    for case in report.cases:
-        if case.kind == "differential" and case.status == "passed":
-            continue   # a passing game exercises every rule: counted in the totals, not per rule
-        for rule in case.rule_ids:
-            row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
-                                          "checks-passed": 0, "checks-failed": 0})
-            if case.status in ("passed", "failed", "expected-fail"):
-                row[case.status] += 1
-    for rule, (passed, failed) in report.checks.items():
-        row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
-                                      "checks-passed": 0, "checks-failed": 0})
-        row["checks-passed"] += passed
-        row["checks-failed"] += failed
-    return table
-
-
 def console_summary(report: Report) -> str:
     """Return the readable summary: the counts, the table by rule ID, each finding with its replay command."""
     summary = report.summary()
@@ -248,38 +236,60 @@ def console_summary(report: Report) -> str:
         lines.append(f"  situations played through: {reached}")
     rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
     if rows:
-        lines += ["", f"  {'rule':<18} {'failed':>6} {'xfail':>6} {'passed':>6} {'checks ok':>9} {'checks bad':>10}"]
+        lines += ["", f"  {'rule':<18} {'failed':>6} {'errors':>6} {'xfail':>6} {'passed':>6} {'checks ok':>9} "
+                      f"{'checks bad':>10} {'cited':>6}"]
         for rule, row in rows:
-            mark = "  <--" if row["failed"] or row["checks-failed"] else ""
-            lines.append(f"  {rule:<18} {row['failed']:>6} {row['expected-fail']:>6} {row['passed']:>6} "
-                         f"{row['checks-passed']:>9} {row['checks-failed']:>10}{mark}")
-    data_failures = [c for c in report.cases if c.status == "failed" and c.kind in ("vector", "perft")]
+            mark = "  <--" if row["failed"] or row["checks-failed"] or row["error"] else ""
+            lines.append(f"  {rule:<18} {row['failed']:>6} {row['error']:>6} {row['expected-fail']:>6} "
+                         f"{row['passed']:>6} {row['checks-passed']:>9} {row['checks-failed']:>10} "
+                         f"{row['checks-cited']:>6}{mark}")
+    data_failures = [c for c in report.cases if c.status in ("failed", "error") and c.kind in ("vector", "perft")]
     if data_failures:
         lines += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
         for case in data_failures[:10]:
             lines.append(f"  - {case.id}: {case.reason}")
             if case.details.get("replay"):
                 lines.append(f"    replay: {case.details['replay']}")
-    findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
-    if findings:
+    shrunk = [(case, repro) for case in report.cases for repro in _reproductions(case)]
+    if shrunk:
         lines += ["", "  findings (shrunk):"]
-        for case in findings:
-            repro = case.details["reproduction"]
-            shown = repro.get("deviation") or {}   # the shrunk game's deviation, else the original's
+        for case, repro in shrunk:
+            shown = repro.get("deviation") or {}
             rule_ids = shown.get("rule_ids", case.rule_ids)
             lines.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
             lines.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
-                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
+                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps"
+                         + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
             lines.append(f"    replay: {repro.get('command')}")
-        others = sum(1 for c in report.cases if c.status == "failed") - len(findings)
+        others = sum(1 for c in report.cases if c.status in ("failed", "error")) - len({c.id for c, _ in shrunk})
         if others:
             lines.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
     if summary["unobserved_known_deviations"]:
         lines.append(f"  declared deviations not seen (unexpected pass): "
                      f"{', '.join(summary['unobserved_known_deviations'])}")
-    verdict = {0: "PASS", 1: "FAIL", 2: "NOTHING JUDGED: every case was skipped (see the reasons above)"}
-    lines.append(f"  verdict: {verdict[report.exit_code()]}")
+    lines.append(f"  verdict: {_verdict(report)}")
     return "\n".join(lines) + "\n"
+
+
+def _verdict(report: Report) -> str:
+    code = report.exit_code()
+    if code == 1:
+        errors = sum(1 for case in report.cases if case.status == "error")
+        return "FAIL" + (f" ({errors} engine error(s))" if errors else "")
+    if code == 2 and report.judged_nothing():
+        return "NOTHING JUDGED: every case was skipped (see the reasons above)"
+    if code == 2:
+        return f"GAMES NOT JUDGED: every differential game was skipped ({report.games_not_judged()})"
+    return "PASS"
+
+
+def _reproductions(case: Case) -> list[dict[str, Any]]:
+    """The reproductions a case carries: one per distinct finding first seen in it (and its engine failure)."""
+    entries = list(case.details.get("findings") or ()) + ([case.details["error"]] if case.details.get("error") else [])
+    found = [entry["reproduction"] for entry in entries if isinstance(entry, dict) and "reproduction" in entry]
+    if not found and "reproduction" in case.details:
+        found = [case.details["reproduction"]]
+    return found
 
 
 def _changes(rules: dict[str, Any]) -> dict[str, Any]:
@@ -293,12 +303,13 @@ def _changes(rules: dict[str, Any]) -> dict[str, Any]:
 def junit_xml(report: Report) -> str:
     """Return the report as JUnit XML: one testcase per case, failures with the replay command.
 
-    An engine that could not be started (``engine.error``) adds one testcase with an error.
+    A case the engine failed (a timeout, a crash …) is an ``error`` typed by its verdict; an
+    engine that could not be started (``engine.error``) adds one testcase with an error.
     """
     counts = report.summary()["counts"]
     suite = ElementTree.Element("testsuite", {
         "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
-        "errors": "0", "skipped": str(counts["skipped"] + counts["expected-fail"]),
+        "errors": str(counts["error"]), "skipped": str(counts["skipped"] + counts["expected-fail"]),
         "time": f"{report.seconds:.3f}"})
     for case in report.cases:
         kind, _, name = case.id.partition("/")
@@ -312,6 +323,12 @@ def junit_xml(report: Report) -> str:
             repro = case.details.get("reproduction") or {}
             failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
                                       | ({"replay": repro.get("command")} if repro else {}), indent=1)
+        elif case.status == "error":   # the engine failed: an error, not a deviation from a rule
+            verdict = case.reason.split(":", 1)[0] if ":" in case.reason else "engine-error"
+            error = ElementTree.SubElement(element, "error", {
+                "message": case.reason, "type": verdict if " " not in verdict else "engine-error"})
+            repro = case.details.get("reproduction") or {}
+            error.text = case.details.get("replay") or repro.get("command") or None
         elif case.status == "skipped":
             ElementTree.SubElement(element, "skipped", {"message": case.reason})
         elif case.status == "expected-fail":
@@ -322,7 +339,7 @@ def junit_xml(report: Report) -> str:
     start_failure = report.engine.get("error")
     if isinstance(start_failure, dict):     # the engine could not be started: an error, not a deviation
         suite.set("tests", str(len(report.cases) + 1))
-        suite.set("errors", "1")
+        suite.set("errors", str(counts["error"] + 1))
         element = ElementTree.Element("testcase", {"classname": "hearts-ref.engine", "name": "start", "time": "0"})
         error = ElementTree.SubElement(element, "error", {
             "message": f"{start_failure.get('verdict')}: {start_failure.get('message')}",
