@@ -33,18 +33,19 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from hearts_ref.cards import CARDS, QUEEN_OF_SPADES, Suit
-from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of, lowest
+from hearts_ref.cards import QUEEN_OF_SPADES
+from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of
 from hearts_ref.engine import EngineRejection, Observation
-from hearts_ref.errors import HeartsError, IllegalPassError
+from hearts_ref.errors import IllegalPassError
 from hearts_ref.game import Game, is_game_over
-from hearts_ref.legality import Context, allowing_rule, breaks_hearts, legal_plays, opening_leader, rejecting_rule
-from hearts_ref.round import RoundState, exchange, start_round, trick_winner
+from hearts_ref.legality import Context, allowing_rule, breaks_hearts, legal_plays, rejecting_rule
+from hearts_ref.round import RoundState, trick_winner
 from hearts_ref.scoring import JACK_POINTS, MOON_POINTS, NO_TRICKS_BONUS, card_points
 from hearts_ref.spec import load_rules
-from hearts_ref.variants import PASS_DIRECTIONS, Rules
+from hearts_ref.variants import Rules
+from hearts_ref.conformance.astray import astray_citation, hands_astray, opening_rules
 from hearts_ref.conformance.findings import Difference
 
 __all__ = ["StepFacts", "legal_rules", "stale_lead", "opening_rules", "observation_rules", "shape_rules",
@@ -58,7 +59,6 @@ FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_s
 # points, the points before the scores, the scores before the end and the winners.
 _CAUSAL_ORDER = ("to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals", "phase",
                  "game_over", "winners")
-_CLUBS = SUIT_MASKS[Suit.CLUBS]
 _QUEEN = QUEEN_OF_SPADES.index
 _PREFIX = re.compile(r"^([A-Z]+(?:-[A-Z]+)+):")
 
@@ -105,7 +105,7 @@ def legal_rules(state: RoundState, engine: int, broken: bool | None = None,
     stale = stale_lead(state, engine, broken)
     if stale == "held" or stale and "LEAD-WINNER" in found:
         return ("LEAD-WINNER",)   # the leader judged as if still following the trick it won
-    astray = _hands_astray(state, engine, ctx)
+    astray = hands_astray(state, engine, ctx)
     if astray:
         return astray
     expected = legal_plays(hand, ctx, rules)
@@ -129,103 +129,6 @@ def stale_lead(state: RoundState, engine: int, broken: bool | None = None) -> st
     if engine != legal_plays(hand, Context(False, previous, False, broken), state.rules):
         return ""
     return "held" if hand & SUIT_MASKS[previous] else "void"
-
-
-def _played_this_round(state: RoundState) -> int:
-    played = 0
-    for trick in state.tricks:
-        for index in trick.indices:
-            played |= 1 << index
-    for index in state.trick:
-        played |= 1 << index
-    return played
-
-
-def _hands_astray(state: RoundState, engine: int, ctx: Context) -> tuple[str, ...]:
-    """PASS-CYCLE, PASS-SIMULTANEOUS, TRICK-ORDER, DEAL-HANDS: the engine's legal set is that of another hand."""
-    rules, seat = state.rules, state.to_play
-    played = _played_this_round(state)
-    foreign = engine & ~state.hands[seat]
-    if state.direction != "none":
-        if any(_passed_that_way(state, direction, engine, ctx) for direction in _other_directions(state)):
-            return ("PASS-CYCLE",)
-        received = exchange(state.dealt, state.passes, rules.pass_offset(state.direction))[seat] & ~state.dealt[seat]
-        kept = (state.dealt[seat] | received) & ~played
-        if foreign and engine == legal_plays(kept, ctx, rules):
-            return ("PASS-SIMULTANEOUS",)   # the cards passed away never left the hand
-    if not foreign:
-        return ()
-    if foreign & played:
-        return ("TRICK-ORDER",)   # a card played leaves the hand for the rest of the round
-    return ("PASS-CYCLE",) if state.direction != "none" else ("DEAL-HANDS",)
-
-
-def _round_plays(state: RoundState) -> list[int]:
-    return [card for trick in state.tricks for card in trick.indices] + list(state.trick)
-
-
-def _passed_that_way(state: RoundState, direction: str, engine: int, ctx: Context) -> bool:
-    """PASS-CYCLE: whether the cards passed ``direction`` give the round's legal sets so far, and ``engine`` now.
-
-    The round is replayed from both passes: every earlier play must have been legal with the
-    same legal set (the engine showed the reference's), and the current one must be the engine's.
-    """
-    rules = state.rules
-    try:
-        hands = [exchange(state.dealt, state.passes, rules.pass_offset(d)) for d in (direction, state.direction)]
-        mine, theirs = (start_round(rules, [CardSet.from_mask(h) for h in hs], direction="none") for hs in hands)
-        for card in _round_plays(state):
-            if mine.to_play != theirs.to_play or mine.legal != theirs.legal:
-                return False
-            mine, theirs = mine.play(CARDS[card]), theirs.play(CARDS[card])
-    except HeartsError:
-        return False
-    return mine.to_play == state.to_play and engine == legal_plays(mine.hands[mine.to_play], ctx, rules)
-
-
-def astray_citation(state: RoundState, card: int, cited: str, engine_legal: int) -> bool:
-    """PASS-CYCLE: whether an engine refusing a card of the seat's hand as one it does not hold (TRICK-ORDER) holds
-    the hand that the cards passed another way give the seat: the hand that gives the engine's legal set
-    ``engine_legal``, every legal set of the round so far, and does not hold that card."""
-    if state.direction == "none" or cited != "TRICK-ORDER" or not state.hands[state.to_play] >> card & 1:
-        return False
-    rules, seat = state.rules, state.to_play
-    for direction in _other_directions(state):
-        hands = exchange(state.dealt, state.passes, rules.pass_offset(direction))
-        if not hands[seat] >> card & 1 and _passed_that_way(state, direction, engine_legal, state.context):
-            return True
-    return False
-
-
-def _other_directions(state: RoundState) -> list[str]:
-    rules = state.rules
-    return [d for d in PASS_DIRECTIONS if d != state.direction and not (d == "across" and rules.players % 2)]
-
-
-# The first lead --------------------------------------------------------------------------------
-
-def opening_rules(state: RoundState, leader: Any, dealer: int, engine_legal: int | None = None) -> tuple[str, ...]:
-    """Return the rules behind an engine that has ``leader`` open the round instead of the reference's seat.
-
-    ``engine_legal``, the engine's legal set for its leader, is the evidence when it is known:
-    the lowest club in play, which that seat does not hold, says the hands went astray.
-    """
-    rules = state.rules
-    if not isinstance(leader, int) or not 0 <= leader < rules.players:
-        return ("LEAD-OPEN",)
-    opening = 1 << rules.lowest_club.index
-    if state.direction != "none" and engine_legal in (None, opening):
-        for direction in _other_directions(state):
-            if opening_leader(exchange(state.dealt, state.passes, rules.pass_offset(direction)), rules) == leader:
-                return ("PASS-CYCLE", "LEAD-OPEN")
-    clubs = state.hands[leader] & _CLUBS
-    removed = len(rules.removed_cards)
-    if removed and clubs and lowest(clubs) % 13 == removed and engine_legal in (None, clubs & -clubs):
-        # the lowest club if the lowest clubs were the cards removed (or, when it is the dealer, the dealer leading)
-        return ("DECK-REMOVED",) + (("DEAL-DEALER",) if leader == dealer else ()) + ("LEAD-OPEN",)
-    if leader == dealer:
-        return ("DEAL-DEALER", "LEAD-OPEN")   # the dealer has no privilege: it does not lead
-    return ("LEAD-OPEN",)
 
 
 # Observations --------------------------------------------------------------------------------------

@@ -32,9 +32,9 @@ reply ends it as declined.
 from __future__ import annotations
 
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
@@ -48,8 +48,10 @@ from hearts_ref.conformance.diagnose import (
     StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
+from hearts_ref.conformance.forecast import Forecast
 from hearts_ref.conformance.judge import TEXT, diverged, judge_legal, judge_observation, reference_observation
 from hearts_ref.conformance.link import link_for
+from hearts_ref.conformance.script import Decider
 
 __all__ = ["Deviation", "GameRun", "Decider", "run_game", "expected_observation"]
 
@@ -59,22 +61,6 @@ expected_observation = reference_observation   # the reference's observation of 
 _HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
 _FIRST = "the first finding"   # why a ``stop_at_first`` game ended: not a stop worth reporting
 _PASS_TRIES = 3   # passes offered to a seat whose engine refuses legal ones
-
-
-class Decider(Protocol):
-    """Makes the decisions of a game (a policy or a script) and records them as a script.
-
-    ``snapshot()`` and ``restore()`` let the loop forecast a round's plays and make them again
-    (a decider without them is asked one play at a time).
-    """
-
-    script: list[int]
-    round_starts: list[int]
-
-    def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]: ...
-    def direction(self, rules: Rules, number: int) -> str: ...
-    def pass_cards(self, state: RoundState, seat: int) -> CardSet: ...
-    def play(self, state: RoundState, allowed: int) -> Card: ...
 
 
 def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None, stop_at_first: bool = False,
@@ -112,9 +98,7 @@ class _Table:
         self.findings: list[Deviation] = []
         self.repeats: Counter = Counter()
         self.stale: dict[tuple[str, str], bool] = {}   # legal-set findings a stale lead context explains
-        self.plan: deque[tuple[RoundState, Card, RoundState]] = deque()   # the forecast plays not made yet
-        self.mark: Any = None                      # the decider as it was before the forecast
-        self.planned: list[RoundState] = []        # the states at which forecast plays were made
+        self.forecast = Forecast(decider)     # a round's plays chosen ahead, for an engine that takes them so
         self.error: Deviation | None = None
         self.unsupported = False
         self._taken: tuple[int, ...] = ()
@@ -237,8 +221,8 @@ class _Table:
                                                                    self.step, self.number))
             if stopped:
                 return stopped
-        if self.link.lookahead and not self.plan and not self.link.ahead:
-            self.forecast(state, allowed)
+        if self.link.lookahead and not self.forecast and not self.link.ahead:
+            self.link.send_ahead(self.forecast.make(state, allowed))
         self.step += 1
         card, after = self.next_play(state, allowed)
         while True:
@@ -252,7 +236,7 @@ class _Table:
                 allowed &= ~(1 << card.index)
                 if stopped or not allowed:
                     return stopped or f"the engine refused every legal play of seat {state.to_play}"
-                self.depart()
+                self.forecast.depart()
                 card, after = self.decider.play(state, allowed), None
             except EngineUnsupported as error:
                 return self.declined(error)
@@ -263,16 +247,7 @@ class _Table:
 
     def next_play(self, state: RoundState, allowed: int) -> tuple[Card, RoundState | None]:
         """The card to play, and the reference's state after it when the forecast already has it."""
-        if self.plan:
-            before, card, after = self.plan[0]
-            if before is state and allowed == state.legal:   # the engine agrees: the forecast holds
-                self.plan.popleft()
-                self.planned.append(before)
-                if not self.plan:
-                    self.mark, self.planned = None, []
-                return card, after
-            self.depart()
-        return self.decider.play(state, allowed), None
+        return self.forecast.next(state, allowed) or (self.decider.play(state, allowed), None)
 
     def legal(self, state: RoundState) -> int | str:
         """LEAD-*, FOLLOW-*, FIRST-*: judge the engine's legal set; return it as a mask (or why the game stops)."""
@@ -352,35 +327,6 @@ class _Table:
         except ENGINE_ERRORS:
             return None
 
-    def forecast(self, state: RoundState, allowed: int) -> None:
-        """Choose the round's plays ahead, as if the engine agreed at every step, and send them to the engine.
-
-        The choices stand while the engine agrees (:meth:`next_play`); when it does not, the
-        decider goes back and makes its choices again from there (:meth:`depart`).
-        """
-        decider = self.decider
-        self.mark, self.planned = decider.snapshot(), []
-        plan = []
-        while True:
-            card = decider.play(state, allowed)
-            after = state.play(card)
-            plan.append((state, card, after))
-            if after.is_over or not after.legal:
-                break
-            state, allowed = after, after.legal
-        self.plan = deque(plan)
-        self.link.send_ahead([card for _, card, _ in plan])
-
-    def depart(self) -> None:
-        """The game leaves the forecast: the decider goes back to it and makes again the choices played since."""
-        if self.mark is None:
-            return
-        self.plan.clear()
-        self.decider.restore(self.mark)
-        for before in self.planned:
-            self.decider.play(before, before.legal)
-        self.mark, self.planned = None, []
-
     def offer(self, checks: Callable[[], list[Deviation]]) -> str | None:
         """Run negative checks; record what they found; return why the game stops, if it does."""
         try:
@@ -431,8 +377,7 @@ class _Table:
                 self.repeats[("legal-set", "LEAD-WINNER")] += 1 + self.repeats.pop(signature, 0)
 
     def outcome(self, stopped: str) -> GameRun:
-        if self.plan:
-            self.depart()   # the script holds the choices made, not those forecast
+        self.forecast.depart()   # the script holds the choices made, not those forecast
         self.fold_stale_leads()
         negative = self.negative
         played_out = not stopped and self.game.over and self.error is None

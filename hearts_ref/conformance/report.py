@@ -224,7 +224,7 @@ def console_summary(report: Report) -> str:
             lines.append(f"  {step}: skipped ({state.get('reason')})")
         elif state.get("note"):
             lines.append(f"  {step}: {state['note']}")
-    stopped = [c for c in report.cases if c.details.get("stopped")]
+    stopped = [c for c in report.cases if c.details.get("stopped") and c.status in ("passed", "expected-fail")]
     if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
         games = sum(1 for c in report.cases if c.kind in ("differential", "negative"))
         why = Counter(str(case.details["stopped"]).split(":")[0] for case in stopped)

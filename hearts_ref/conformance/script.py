@@ -33,7 +33,7 @@ import zlib
 from math import comb
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
@@ -42,7 +42,7 @@ from hearts_ref.reading import read_json
 from hearts_ref.round import PASS_SIZE, RoundState
 from hearts_ref.variants import Rules
 
-__all__ = ["Source", "ListSource", "ScriptDecider", "deal_code", "deal_from", "nth_card", "next_allowed", "rank_in",
+__all__ = ["Source", "ListSource", "Decider", "ScriptDecider", "deal_code", "deal_from", "nth_card", "next_allowed", "rank_in",
            "subset_rank", "subset_of",
            "direction_options", "CASE_FORMAT", "encode_case", "decode_case"]
 
@@ -150,6 +150,22 @@ def direction_options(rules: Rules) -> tuple[str, ...]:
     """PASS-CYCLE: the directions a round may be played with, "none" first (the simplest)."""
     cycle = {rules.pass_direction(number) for number in range(1, 5)}
     return ("none",) + tuple(d for d in ("left", "right", "across") if d in cycle)
+
+
+class Decider(Protocol):
+    """Makes the decisions of a game (a policy or a script) and records them as a script.
+
+    ``snapshot()`` and ``restore()`` let the loop forecast a round's plays and make them again
+    (a decider without them is asked one play at a time).
+    """
+
+    script: list[int]
+    round_starts: list[int]
+
+    def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]: ...
+    def direction(self, rules: Rules, number: int) -> str: ...
+    def pass_cards(self, state: RoundState, seat: int) -> CardSet: ...
+    def play(self, state: RoundState, allowed: int) -> Card: ...
 
 
 class ScriptDecider:

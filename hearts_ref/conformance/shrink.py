@@ -2,8 +2,8 @@
 
 A game plays on past its differences, so a finding may show after others. Its reproduction
 must start with it: :func:`shrink_game` first looks for a game whose *first* difference is
-the finding (the failing game itself; the finding's round alone; the game without each
-earlier round it does not need: :func:`first_difference_game`), then hands that game's
+the finding (the finding's round alone; the game without each earlier round it does not
+need; the failing game itself: :func:`first_difference_game`), then hands that game's
 choice script (:mod:`.script`) to Hypothesis as a known failing example and lets its
 shrinker look for the smallest script whose first difference is still that finding (the
 same kind, the same rule broken): fewer steps first (the fewest rounds and tricks), then
@@ -32,7 +32,7 @@ from hearts_ref.conformance.differential import GameRun, run_game
 from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.script import ListSource, ScriptDecider
 
-__all__ = ["Shrunk", "shrink_game", "first_difference_game", "drop_rounds", "replay_script", "transcript"]
+__all__ = ["Shrunk", "shrink_game", "first_difference_game", "fewer_rounds", "replay_script", "transcript"]
 
 Signature = tuple[str, str]
 
@@ -77,57 +77,44 @@ def _rounds(run: GameRun) -> list[list[int]]:
     return [script[a:b] for a, b in zip(starts, starts[1:] + [len(script)])]
 
 
-def first_difference_game(engine: Engine, rules: Rules, failing: GameRun, target: Signature, *, negative: bool,
-                          in_time: Callable[[], bool]) -> GameRun | None:
-    """Return a game whose first difference is the finding ``target`` of ``failing``, or None if none was found.
+def _shows(run: GameRun, target: Signature, first: bool) -> bool:
+    """Whether the game shows the finding ``target``: as its first difference, or (``first`` False) at all."""
+    return _first_is(run, target) if first else run.finding(target) is not None
 
-    Tried in turn: the failing game itself; the finding's round alone; the rounds up to the
-    finding's, without each earlier round it does not need.
+
+def fewer_rounds(engine: Engine, rules: Rules, failing: GameRun, target: Signature, *, first: bool, negative: bool,
+                 in_time: Callable[[], bool]) -> GameRun | None:
+    """Return a game of as few rounds as found that shows the finding ``target`` of ``failing`` (as its first
+    difference when ``first``), or None if none does.
+
+    Tried in turn: the finding's round alone; the rounds up to the finding's, without each
+    earlier round it does not need; the failing game itself.
     """
-    if _first_is(failing, target):
-        return failing
     found = failing.finding(target)
     rounds = _rounds(failing)
-    number = found.round if found is not None else len(rounds)
-    if not 1 <= number <= len(rounds) or not in_time():
-        return None
-    run = replay_script(engine, rules, rounds[number - 1], negative=negative, stop_at_first=True)
-    if _first_is(run, target):
+    number = found.round if found is not None and found.round else len(rounds)
+    best = failing if _shows(failing, target, first) else None
+    if not 1 <= number <= len(rounds) or len(rounds) == 1 or not in_time():
+        return best
+    run = replay_script(engine, rules, rounds[number - 1], negative=negative, stop_at_first=first)
+    if _shows(run, target, first):
         return run
     keep = list(range(number))
-    best = None
     for dropped in range(number - 1):
         if not in_time():
             break
         candidate = [k for k in keep if k != dropped]
         run = replay_script(engine, rules, [v for k in candidate for v in rounds[k]], negative=negative,
-                            stop_at_first=True)
-        if _first_is(run, target):
+                            stop_at_first=first)
+        if _shows(run, target, first):
             best, keep = run, candidate
     return best
 
 
-def drop_rounds(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool,
-                in_time: Callable[[], bool]) -> GameRun:
-    """Return a game with fewer rounds whose first difference is ``failing``'s: the failing round alone if
-    it still fails so, else without each earlier round that it does not need (tried one by one)."""
-    target = failing.deviation.signature()
-    rounds = _rounds(failing)
-    if len(rounds) < 2 or not in_time():
-        return failing
-    run = replay_script(engine, rules, rounds[-1], negative=negative, stop_at_first=True)
-    if _first_is(run, target):
-        return run
-    best, keep = failing, list(range(len(rounds)))
-    for dropped in range(len(rounds) - 1):
-        if not in_time():
-            break
-        candidate = [k for k in keep if k != dropped]
-        run = replay_script(engine, rules, [value for k in candidate for value in rounds[k]], negative=negative,
-                            stop_at_first=True)
-        if _first_is(run, target):
-            best, keep = run, candidate
-    return best
+def first_difference_game(engine: Engine, rules: Rules, failing: GameRun, target: Signature, *, negative: bool,
+                          in_time: Callable[[], bool]) -> GameRun | None:
+    """Return a game, of as few rounds as found, whose first difference is the finding ``target``, or None."""
+    return fewer_rounds(engine, rules, failing, target, first=True, negative=negative, in_time=in_time)
 
 
 def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool, budget: float = 10.0,
@@ -135,20 +122,23 @@ def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: boo
     """Return the smallest game found within ``budget`` seconds whose first difference is the finding ``target``.
 
     ``target`` is a finding's signature (its kind and rule); by default the failing game's first.
+    A finding that no game tried shows first is shrunk as a game that shows it, played on.
     """
     start = clock()
     deadline = start + budget
     in_time = lambda: clock() < deadline   # noqa: E731
     target = target or failing.deviation.signature()
-    first = first_difference_game(engine, rules, failing, target, negative=negative, in_time=in_time)
-    if first is None:
-        return Shrunk(tuple(failing.script), failing, 0, clock() - start, clock() <= deadline, first=False)
-    first = drop_rounds(engine, rules, first, negative=negative, in_time=in_time)
-    return _hypothesis_shrink(engine, rules, first, target, negative, deadline, start, budget, clock)
+    seed = first_difference_game(engine, rules, failing, target, negative=negative, in_time=in_time)
+    first = seed is not None
+    if not first:
+        seed = fewer_rounds(engine, rules, failing, target, first=False, negative=negative, in_time=in_time) \
+            or failing
+    return _hypothesis_shrink(engine, rules, seed, target, negative, first, deadline, start, budget, clock)
 
 
 def _hypothesis_shrink(engine: Engine, rules: Rules, failing: GameRun, target: Signature, negative: bool,
-                       deadline: float, start: float, budget: float, clock: Callable[[], float]) -> Shrunk:
+                       first: bool, deadline: float, start: float, budget: float,
+                       clock: Callable[[], float]) -> Shrunk:
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis import strategies as st
     from hypothesis.database import InMemoryExampleDatabase
@@ -157,7 +147,8 @@ def _hypothesis_shrink(engine: Engine, rules: Rules, failing: GameRun, target: S
     script = failing.script
     best: list[Any] = [tuple(script), failing]
     examples = [0]
-    limit = failing.deviation.step + rules.players   # a smaller game fails no later, give or take a trick
+    shown = failing.finding(target)
+    limit = (shown.step if shown is not None else failing.steps) + rules.players   # a smaller game shows it no later
     integers: dict[int, Any] = {}
 
     def draw(data: Any, count: int) -> int:
@@ -172,8 +163,8 @@ def _hypothesis_shrink(engine: Engine, rules: Rules, failing: GameRun, target: S
         examples[0] += 1
         decider = ScriptDecider(ListSource([], more=lambda count: draw(data, count)))
         run = run_game(engine, rules, decider, negative=NegativeChecks() if negative else None, max_steps=limit,
-                       stop_at_first=True)
-        if not _first_is(run, target):
+                       stop_at_first=first)
+        if not _shows(run, target, first):
             return False
         found = tuple(run.script)
         if _shortlex(found) <= _shortlex(best[0]):
@@ -197,7 +188,7 @@ def _hypothesis_shrink(engine: Engine, rules: Rules, failing: GameRun, target: S
     except Exception:   # Hypothesis reports the budget's end as flakiness: the best script is kept
         pass
     seconds = clock() - start
-    return Shrunk(best[0], best[1], examples[0], seconds, seconds <= budget)
+    return Shrunk(best[0], best[1], examples[0], seconds, seconds <= budget, first)
 
 
 class _OutOfTime(Exception):

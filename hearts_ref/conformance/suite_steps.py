@@ -76,7 +76,7 @@ def vector_case(result: Any) -> Case:
 
     A failure is blamed on the rules its first wrong step concerns, the rule broken first.
     """
-    failure = result.failure
+    failure = result.failure   # an engine error is charged to the rules its step concerns, else the case's
     rule_ids = tuple(failure.rule_ids) if failure is not None and failure.rule_ids else tuple(result.rule_ids)
     reason = failure.text() if failure is not None and result.status != "error" else result.reason
     details = {"failure": failure.to_dict(), "file": result.file} if failure is not None else {}

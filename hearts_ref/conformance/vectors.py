@@ -21,9 +21,7 @@ following on LEAD-WINNER, a pass of a received card accepted on PASS-SIMULTANEOU
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from hearts_ref.cardset import CardSet
@@ -37,62 +35,14 @@ from hearts_ref.conformance.diagnose import (
     refused_pass_rules, refused_play_rules, shape_rules,
 )
 from hearts_ref.conformance.findings import Difference
+from hearts_ref.conformance.vector_results import STATUSES, CaseResult, Failure, summarize, unaccounted
 
 __all__ = ["Failure", "CaseResult", "STATUSES", "run_case", "run_vectors", "summarize", "unaccounted"]
 
-STATUSES = ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass")
 _Where = tuple[int, "int | None", str]
 _PER_SEAT = ("points_taken", "round_scores", "totals")
 _CAUSAL_ORDER = ("to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals", "phase", "game_over",
                  "winners")
-
-
-@dataclass(frozen=True)
-class Failure:
-    """The first thing an engine got wrong in a case, and where."""
-
-    round: int                   # 1-based round of the case
-    step: int | None             # 0-based step of that round; None for the deal or the round's end
-    what: str                    # the step in words, "deal of round 1", "end of round 2" …
-    field: str                   # what differed: legal, to_move, rejection, accepted, totals … or engine-error
-    expected: Any
-    actual: Any
-    rule_ids: tuple[str, ...]
-    message: str = ""
-
-    def text(self) -> str:
-        """Return the failure in one line."""
-        where = f"round {self.round}" + (f", step {self.step + 1}" if self.step is not None else "")
-        rules = ", ".join(self.rule_ids) or "no rule ID"
-        note = f" ({self.message})" if self.message else ""
-        return (f"{where}: {self.what}: {self.field}: expected {_show(self.expected)}, got {_show(self.actual)}"
-                f" [{rules}]{note}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round, "step": self.step, "what": self.what, "field": self.field,
-                "expected": _plain(self.expected), "actual": _plain(self.actual), "rule_ids": list(self.rule_ids),
-                "message": self.message}
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """The outcome of one case on one engine."""
-
-    case_id: str
-    status: str
-    rule_ids: tuple[str, ...]
-    reason: str = ""             # why skipped, why expected to fail, or a note
-    failure: Failure | None = None
-    file: str = ""
-
-    @property
-    def ok(self) -> bool:
-        """Whether the outcome is not a failure (an unexpected pass is flagged, not failed)."""
-        return self.status not in ("failed", "error")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"case": self.case_id, "status": self.status, "rule_ids": list(self.rule_ids), "reason": self.reason,
-                "failure": None if self.failure is None else self.failure.to_dict(), "file": self.file}
 
 
 class _Stop(Exception):
@@ -154,18 +104,6 @@ def run_case(engine: Engine, case: Case) -> CaseResult:
     return result("passed", note)
 
 
-def summarize(results: Sequence[CaseResult]) -> dict[str, int]:
-    """Return how many results have each status (every status present, zero or not), and the total."""
-    counts = Counter(r.status for r in results)
-    return {status: counts.get(status, 0) for status in STATUSES} | {"total": len(results)}
-
-
-def unaccounted(cases: Sequence[Case], results: Sequence[CaseResult]) -> list[str]:
-    """Return the IDs of cases without exactly one result of a known status (empty when all are accounted for)."""
-    seen = Counter(r.case_id for r in results if r.status in STATUSES and (r.status != "skipped" or r.reason))
-    return [case.id for case in cases if seen.get(case.id) != 1]
-
-
 def _skip_reason(capabilities: Any, case: Case) -> str:
     reason = capabilities.cannot_play(case.rules)
     if reason:
@@ -203,17 +141,22 @@ def _replay(engine: Engine, case: Case, single_round: bool) -> Failure | None:
 
 
 def _call(method: Callable[..., Any], *args: Any, where: _Where,
-          refused: Callable[[EngineRejection], tuple[str, ...]] = cited_rule) -> Any:
-    """Call an engine method; a refusal or a crash becomes the case's failure, a decline its skip."""
+          refused: Callable[[EngineRejection | None], tuple[str, ...]] | None = None) -> Any:
+    """Call an engine method; a refusal or a crash becomes the case's failure, a decline its skip.
+
+    ``refused(error)`` names the rules that allow the move the engine refused; with ``None`` (a
+    crash) the rules the move concerns, for the errors column.
+    """
     try:
         return method(*args)
     except EngineRejection as error:
-        raise _Stop(Failure(*where, "rejection", "accepted", f"rejected: {error}", refused(error))) from None
+        rules = refused(error) if refused is not None else cited_rule(error)
+        raise _Stop(Failure(*where, "rejection", "accepted", f"rejected: {error}", rules)) from None
     except EngineUnsupported as error:
         raise _Declined(f"the engine declined ({where[2]}): {error}") from None
     except ENGINE_ERRORS as error:
-        raise _Stop(Failure(*where, "engine-error", "no error", failure_text(error), (), failure_text(error))) \
-            from None
+        raise _Stop(Failure(*where, "engine-error", "no error", failure_text(error),
+                            refused(None) if refused is not None else (), failure_text(error))) from None
 
 
 def _observe(engine: Engine, where: _Where) -> Observation:
@@ -391,17 +334,3 @@ def _final(engine: Engine, case: Case, rounds: int, single_round: bool, facts: S
             if want != got]
     ended = facts if facts is not None and facts.after is None else None
     _judged(where, differences, ended, obs, ("SCORE-TOTAL",))
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, CardSet):
-        return f"[{value}]"
-    return repr(value)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, CardSet):
-        return [str(c) for c in value]
-    if isinstance(value, tuple):
-        return list(value)
-    return value

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from hearts_ref.cards import Card
 from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, lowest
-from hearts_ref.engine import EngineRejection, Observation, ReferenceEngine
+from hearts_ref.engine import Capabilities, EngineRejection, Observation, ReferenceEngine
 from hearts_ref.game import is_game_over, winners
 from hearts_ref.legality import Context, legal_plays
 from hearts_ref.scoring import card_points, round_scores
@@ -519,3 +519,26 @@ PLANTED: dict[type, str] = {
 MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD"}
 
 
+
+
+# Two bugs in one engine: games play on past the first, so the second is found and named too. --------
+
+class StaleLeadEndBeforeMoon(StaleLeadContext, EndBeforeMoon):
+    """LEAD-WINNER in every round, and END-THRESHOLD when a moon decides the end."""
+
+    name = "planted-stale-lead-end-before-moon"
+
+
+class HeartsAlwaysJackAlways(HeartsAlwaysPlayable, JackAlwaysCounts):
+    """FOLLOW-SUIT in every round, and SCORE-JACK whenever the J♦ is taken."""
+
+    name = "planted-hearts-always-jack-always"
+
+
+class BrokenLateOneWinnerDeclared(BrokenAtTrickEnd, OneWinner):
+    """BREAK-DISCARD in almost every round, declared as a known deviation; WIN-TIE, not declared, at a tie."""
+
+    name = "planted-broken-late-one-winner"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(known_deviations=("BREAK-DISCARD",))
