@@ -120,7 +120,7 @@ class ConformanceItem(pytest.Item):
         skipped = [case for case in report.cases if case.status == "skipped"]
         if report.cases and len(skipped) == len(report.cases):
             pytest.skip(skipped[0].reason)
-        failed = [case for case in report.cases if case.status == "failed"]
+        failed = [case for case in report.cases if case.status in ("failed", "error")]   # an engine failure fails too
         if failed:
             raise ConformanceFailure(_describe(failed))
 

@@ -206,9 +206,17 @@ class _Table:
     def play_card(self, state: RoundState) -> str | None:
         if self.step >= self.limit:
             return "step limit"
-        engine_legal = self.legal(state)
-        if isinstance(engine_legal, str):
-            return engine_legal
+        try:
+            legal = self.link.legal()
+        except EngineUnsupported as error:
+            return self.declined(error)
+        except ENGINE_ERRORS as error:
+            return self.failed(_where(state, None, self.number), (), failure_message("legal_plays()", error))
+        engine_legal = getattr(legal, "mask", None)
+        if engine_legal != state.legal or self.seen.hearts_broken != state.context.hearts_broken:
+            engine_legal = self.legal(state, legal)   # LEAD-*, FOLLOW-*, FIRST-*: the engine's legal set, judged
+            if isinstance(engine_legal, str):
+                return engine_legal
         allowed = state.legal & engine_legal
         if not state.legal:   # an unsound variant: the seat to move has no legal play
             return (f"the rules deadlock: seat {state.to_play} has no legal play in round {self.number}, trick "
@@ -224,7 +232,7 @@ class _Table:
         if self.link.lookahead and not self.forecast and not self.link.ahead:
             self.link.send_ahead(self.forecast.make(state, allowed))
         self.step += 1
-        card, after = self.next_play(state, allowed)
+        card, after = (self.forecast and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
         while True:
             try:
                 actual = self.link.play(card)
@@ -245,18 +253,9 @@ class _Table:
                                    failure_message(f"play({card})", error))
         return self.after_play(state, card, actual, after)
 
-    def next_play(self, state: RoundState, allowed: int) -> tuple[Card, RoundState | None]:
-        """The card to play, and the reference's state after it when the forecast already has it."""
-        return self.forecast.next(state, allowed) or (self.decider.play(state, allowed), None)
-
-    def legal(self, state: RoundState) -> int | str:
-        """LEAD-*, FOLLOW-*, FIRST-*: judge the engine's legal set; return it as a mask (or why the game stops)."""
-        try:
-            legal = self.link.legal()
-        except EngineUnsupported as error:
-            return self.declined(error)
-        except ENGINE_ERRORS as error:
-            return self.failed(_where(state, None, self.number), (), failure_message("legal_plays()", error))
+    def legal(self, state: RoundState, legal: Any) -> int | str:
+        """LEAD-*, FOLLOW-*, FIRST-*: judge the engine's legal set ``legal``; return it as a mask (or why the game
+        stops). The play loop comes here only when it is not the reference's, hearts broken as the engine shows."""
         mask = getattr(legal, "mask", None)
         if not isinstance(mask, int):
             return self.failed(_where(state, None, self.number), (), f"legal_plays() returned {legal!r}")

@@ -43,7 +43,7 @@ def rule_table(report: Any) -> dict[str, dict[str, int]]:
             for finding in findings:
                 if finding.get("rule_ids"):
                     _row(table, finding["rule_ids"][0])["expected-fail" if finding.get("expected") else "failed"] += 1
-        elif case.kind in ("differential", "negative"):
+        elif case.kind in ("differential", "negative") and case.status == "passed":
             pass   # a passed game exercises every rule: counted in the totals, not per rule
         elif case.status in ("failed", "expected-fail", "error") and case.rule_ids:
             _row(table, case.rule_ids[0])[case.status] += 1
@@ -51,7 +51,8 @@ def rule_table(report: Any) -> dict[str, dict[str, int]]:
             for rule in case.rule_ids:
                 _row(table, rule)["passed"] += 1
         error = case.details.get("error")
-        if error and error.get("rule_ids") and case.kind in ("differential", "negative"):
+        charged = case.status == "error" and not findings   # already, above, as the case's own rule
+        if error and error.get("rule_ids") and case.kind in ("differential", "negative") and not charged:
             _row(table, error["rule_ids"][0])["error"] += 1
     for rule, tally in report.checks.items():
         row = _row(table, rule)
