@@ -158,7 +158,7 @@ def _shaped(observation: Observation, players: int) -> bool:
     """PLAYERS-COUNT: one entry per seat in every per-seat field."""
     sized = (observation.points_taken, observation.totals) + (
         (observation.round_scores,) if observation.round_scores is not None else ())
-    return all(isinstance(values, tuple) and len(values) == players for values in sized)
+    return all(isinstance(values, (tuple, list)) and len(values) == players for values in sized)
 
 
 def _phase_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:

@@ -32,7 +32,7 @@ from hearts_ref.game import Game, is_game_over, winners
 from hearts_ref.legality import breaks_hearts, legal_plays
 from hearts_ref.round import RoundState, trick_winner
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.diagnose import FIELDS, StepFacts, legal_rules, observation_rules
+from hearts_ref.conformance.diagnose import FIELDS, StepFacts, legal_rules, observation_rules, shape_rules
 from hearts_ref.conformance.findings import Deviation, Difference, plain
 
 __all__ = ["StepFacts", "reference_observation", "engine_relative", "judge_observation", "judge_legal",
@@ -51,6 +51,7 @@ def reference_observation(game: Game, state: RoundState | None = None) -> Observ
 
 
 def _shaped(observation: Observation, players: int) -> bool:
+    """One entry per seat in every per-seat field, as tuples (what the rules' arithmetic below needs)."""
     sized = (observation.points_taken, observation.totals) + (
         (observation.round_scores,) if observation.round_scores is not None else ())
     return all(isinstance(values, tuple) and len(values) == players for values in sized)
@@ -123,7 +124,7 @@ def judge_observation(facts: StepFacts, reference: Observation, actual: Observat
 
 def diverged(reference: Observation, actual: Observation, players: int) -> str:
     """Why the engine's game can no longer follow the reference's (its phase, its seat to play), or ``""``."""
-    if not _shaped(actual, players):
+    if shape_rules(actual, players):
         return f"the engine keeps {len(actual.totals)} seats' scores for {players} players"
     if actual.phase != reference.phase:
         return f"the engine is in phase {actual.phase!r}, the reference in {reference.phase!r}"
