@@ -102,6 +102,8 @@ class Server:
         if reason:
             raise _Unsupported(reason)
         self.engine.new_game(rules)
+        if self._fast is not None:
+            self._fast.forget()
         return self._step()
 
     def _start_round(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -111,6 +113,8 @@ class Server:
         if direction not in PASS_DIRECTIONS:
             raise WireError(f"'direction' must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
         self.engine.start_round(cards, direction)
+        if self._fast is not None:
+            self._fast.forget()
         return self._step()
 
     def _pass(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -170,6 +174,11 @@ class _ReferenceReplies:
         self._results: Any = None          # the game's results the scores and totals below were encoded for
         self._scores = ""
         self._legal: dict[int, str] = {}   # legal mask -> its JSON list
+
+    def forget(self) -> None:
+        """Drop what was encoded for the last game: a new game may start from equal (even identical) results."""
+        self._taken = self._results = None
+        self._points = self._scores = ""
 
     def play(self, seq: int, text: str) -> bytes | None:
         """Play the card ``text`` and return the reply; None (nothing played) when the ordinary path must answer."""

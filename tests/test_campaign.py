@@ -86,7 +86,7 @@ def test_a_hung_engine_is_abandoned_and_the_cases_left_are_reported_so(tmp_path,
     data = json.loads(report.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(SCHEMA).validate(data)
     statuses = [c["status"] for c in data["cases"]]
-    assert code == 1 and statuses[:3] == ["failed"] * 3 and set(statuses[3:]) == {"abandoned"}
+    assert code == 1 and statuses[:3] == ["error"] * 3 and set(statuses[3:]) == {"abandoned"}
     assert all("timeout:" in c["reason"] for c in data["cases"][:3])
     reason = data["cases"][3]["reason"]
     assert reason.startswith("abandoned after 3 timeouts in a row (the last: engine gave no reply to 'new_game'")
@@ -102,7 +102,7 @@ def test_with_abandon_after_0_every_case_is_tried(capsys):
                  "--negative-games", "0", "--no-vectors", "--timeout", "0.3", "--abandon-after", "0",
                  "--shrink-time", "0", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 1 and [c["status"] for c in data["cases"]] == ["failed"] * 4
+    assert code == 1 and [c["status"] for c in data["cases"]] == ["error"] * 4
 
 
 def test_a_slow_but_correct_engine_is_judged_and_its_reply_times_reported(capsys):

@@ -212,7 +212,10 @@ def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdi
     data = json.loads(report.read_text(encoding="utf-8"))
     assert code == 1 and f"{verdict}:" in out and "verdict: FAIL" in out
     games = [c for c in data["cases"] if c["kind"] == "differential"]
-    assert len(games) == 3 and all(c["status"] == "failed" and f"{verdict}:" in c["reason"] for c in games)
+    assert len(games) == 3 and all(c["status"] == "error" and f"{verdict}:" in c["reason"] for c in games)
+    assert data["summary"]["counts"]["error"] == 3 and data["summary"]["counts"]["failed"] == 0
+    table = data["summary"]["rules"]   # an engine failure is in the errors column, never a rule's failure
+    assert not any(row["failed"] for row in table.values()) and sum(row["error"] for row in table.values()) == 3
     leftover = subprocess.run(["pgrep", "-f", f"tests/engines/{script}"], capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
 

@@ -193,3 +193,26 @@ def test_fuzz_a_stream_gets_one_reply_per_line(lines, tail):
     replies = out.getvalue().splitlines()
     assert len(replies) == expected
     assert all(decode(reply)["ok"] in (True, False) for reply in replies)
+
+
+def test_games_of_other_sizes_one_after_another_read_alike_on_both_paths():
+    """A new game starts from results equal to the last one's (no round yet): the fast path must not reuse
+    the totals it encoded for the game before, of another number of players."""
+    fast, plain = Server(ReferenceEngine()), Server(PlainReference())
+    seq = 0
+    for players in (3, 6, 4, 3):
+        rules = Rules(players=players, pass_cards=False)
+        hands = deal(rules, seed=players)
+        lines = [encode_command(seq, "new_game", {"rules": rules.to_dict()}),
+                 encode_command(seq + 1, "start_round", {"hands": [[str(c) for c in h] for h in hands],
+                                                         "direction": "none"})]
+        seq += 2
+        for line in lines:
+            assert fast.reply_line(line) == encode(plain.answer(line))
+        for _ in range(2 * players):
+            legal = list(plain.engine.legal_plays())
+            line = encode_command(seq, "play", {"card": str(legal[0])})
+            seq += 1
+            reply = fast.reply_line(line)
+            assert reply == encode(plain.answer(line))
+            assert len(decode(reply)["observation"]["totals"]) == players

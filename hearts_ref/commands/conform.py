@@ -46,6 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(default 1)")
     parser.add_argument("--shrink-time", type=float, default=10.0, metavar="S",
                         help="seconds to shrink each distinct finding (default 10; 0: no shrinking)")
+    parser.add_argument("--stop-at-first", action="store_true",
+                        help="end each game at its first difference (quicker; by default games play on to find "
+                             "every deviation)")
     parser.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors and perft")
     parser.add_argument("--report", metavar="FILE.json", help="write the JSON report (spec/report.schema.json)")
     parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
@@ -131,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                         negative_games=args.negative_games, vectors=not args.no_vectors,
                         shard=parse_shard(args.shard), time_limit=args.time_limit, shrink_budget=args.shrink_time,
                         timeout=args.timeout, startup_timeout=args.startup_timeout,
-                        abandon_after=args.abandon_after, jobs=args.jobs)
+                        abandon_after=args.abandon_after, jobs=args.jobs, stop_at_first=args.stop_at_first)
     try:
         engine = campaign.load_engine()
     except HeartsError as error:     # exit 2; with --report or --junit, a report that says so for CI
@@ -185,7 +188,7 @@ def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int
                           junit_xml: Any) -> None:
     """Write (and with ``--json`` print) the report of a run whose engine could not be started.
 
-    Each game the run would have played is failed with the reason, so a pipeline that only
+    Each game the run would have played is an error with the reason, so a pipeline that only
     reads the files sees the failure; ``engine.error`` holds the verdict, the message and
     the engine's last words on stderr. Exit code 2 stays the caller's.
     """
@@ -204,7 +207,7 @@ def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int
     for step in ([] if args.no_vectors else ["vectors", "perft"]) + ["differential", "negative"]:
         report.steps[step] = {"status": "skipped", "reason": reason}
     for kind, _, _, case_id in planned_games(args.games, negatives, shard):
-        report.add(Case(case_id, kind, "failed", (), reason))
+        report.add(Case(case_id, kind, "error", (), reason))
     if args.json:
         _print(report.dumps())
     try:
@@ -286,12 +289,13 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     # a token, or a file: a case written by the runner, or one case of a JSON report
     case = decode_case(args.replay if args.replay.startswith("hr1:") else Path(args.replay))
     rules, game = replay_case(engine, case)
-    deviation = game.deviation
+    target = case.get("finding")
+    deviation = game.finding(tuple(target)) if isinstance(target, list) and len(target) == 2 else game.deviation
     if deviation is None:
-        print(f"no deviation: the engine agrees with the reference over {game.steps} steps")
+        print(f"no deviation: the engine agrees with the reference over {game.steps} steps"
+              + (f" ({len(game.findings)} other finding(s) on the way)" if game.findings else ""))
         return 0
-    for number, played in enumerate(transcript(rules, case["script"], negative=case.get("mode") == "negative",
-                                               steps=deviation.step), 1):
+    for number, played in enumerate(transcript(game.reference)[:deviation.round or None], 1):
         cycle = rules.pass_direction(number)
         print(f"round {number}, pass {played['direction']}" + ("" if played["direction"] == cycle else
               f" (the runner's choice, to keep the game small; PASS-CYCLE would pass {cycle})"))
@@ -300,6 +304,9 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
             print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))
         if played["plays"]:
             print("  plays: " + " ".join(played["plays"]))
+    if deviation is not game.deviation:
+        print(f"(played on past {len(game.findings) - 1} earlier finding(s): "
+              + "; ".join(", ".join(f.rule_ids) or f.kind for f in game.findings if f is not deviation) + ")")
     where = ", ".join(f"{key} {value}" for key, value in deviation.where.items())
     print(printable(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}"))
     print(f"  {printable(deviation.message)}")

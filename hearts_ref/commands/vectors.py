@@ -5,9 +5,9 @@ files (``spec/perft/``) from the reference, byte for byte the same on every run.
 ``export --out PATH`` writes the suite as a versioned package (``hearts_ref.vectors.export``) to a
 folder, or to a zip file when PATH ends in ``.zip``.
 ``run [--engine SPEC] [PATH ...]`` runs every case and accounts for each: passed, failed
-(first failing step, rule IDs, expected and actual), skipped (with the reason), expected-fail
-or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed or was not accounted for,
-2 for bad input (a file that does not read, an engine SPEC that names no engine, a ``--case``
+(first failing step, rule IDs, expected and actual), error (the engine failed), skipped (with
+the reason), expected-fail or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed,
+erred or was not accounted for, 2 for bad input (a file that does not read, an engine SPEC that names no engine, a ``--case``
 that no case ID contains).
 """
 
@@ -27,7 +27,7 @@ from hearts_ref.errors import HeartsError
 from hearts_ref.vectors.generate import write_perft, write_suite
 from hearts_ref.vectors.model import SUITE_VERSION
 from hearts_ref.vectors.reader import load_vectors
-from hearts_ref.vectors.runner import CaseResult, run_vectors, summarize, unaccounted
+from hearts_ref.conformance.vectors import CaseResult, run_vectors, summarize, unaccounted
 
 __all__ = ["configure", "run"]
 
@@ -122,8 +122,8 @@ def _run(args: argparse.Namespace) -> int:
         steps = sum(c.steps for c in cases)
         print(f"{counts['total']} cases ({steps} steps, suite {SUITE_VERSION}) on "
               f"{getattr(engine, 'name', args.engine)}: " + ", ".join(
-                  f"{counts[s]} {s}" for s in ("passed", "failed", "skipped", "expected-fail", "unexpected-pass"))
+                  f"{counts[s]} {s}" for s in ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass"))
               + f"; {elapsed:.2f} s")
     if missing:
         print(f"hearts-ref vectors: {len(missing)} case(s) not accounted for", file=sys.stderr)
-    return 1 if counts["failed"] or missing else 0
+    return 1 if counts["failed"] or counts["error"] or missing else 0

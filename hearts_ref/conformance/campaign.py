@@ -55,6 +55,7 @@ class Campaign:
     startup_timeout: float = 10.0
     abandon_after: int = DEFAULT_LIMIT
     jobs: int = 1
+    stop_at_first: bool = False     # end each game at its first difference instead of playing on
 
     def load_engine(self) -> Engine:
         return load_engine(self.spec, timeout=self.timeout, startup_timeout=self.startup_timeout,
@@ -103,7 +104,8 @@ def _run_one(campaign: Campaign, engine: Engine, shard: tuple[int, int], progres
     report = run_conformance(engine, campaign.rules, games=campaign.games, seed=campaign.seed,
                              negative_games=campaign.negative_games, vectors=campaign.vectors, shard=shard,
                              time_limit=campaign.time_limit, shrink_budget=campaign.shrink_budget,
-                             spec=campaign.spec, progress=progress, started=started)
+                             spec=campaign.spec, stop_at_first=campaign.stop_at_first, progress=progress,
+                             started=started)
     _add_reply_times(report, engine)
     return report
 

@@ -1,6 +1,7 @@
 """A conformance report as JUnit XML, for CI systems: one testcase per case.
 
-Failures carry the deviation and the replay command; skipped, expected-fail and abandoned
+Failures carry the deviation and the replay command; a case the engine failed (a timeout, a
+crash …) is an ``error`` typed by its verdict; skipped, expected-fail and abandoned
 cases are ``skipped`` with their reason. An engine that could not be started, and a run that
 was stopped before its end (``incomplete``), each add one testcase with an ``error``.
 Characters XML 1.0 cannot hold are written as visible escapes.
@@ -28,7 +29,7 @@ def junit_xml(report: Report, *, timings: bool = True) -> str:
     counts = report.summary()["counts"]
     suite = ElementTree.Element("testsuite", {
         "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
-        "errors": "0", "skipped": str(counts["skipped"] + counts["expected-fail"] + counts["abandoned"]),
+        "errors": str(counts["error"]), "skipped": str(counts["skipped"] + counts["expected-fail"] + counts["abandoned"]),
         "time": f"{report.seconds if timings else 0:.3f}"})
     for case in report.cases:
         kind, _, name = case.id.partition("/")
@@ -43,6 +44,12 @@ def junit_xml(report: Report, *, timings: bool = True) -> str:
             repro = case.details.get("reproduction") or {}
             failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
                                       | ({"replay": repro.get("command")} if repro else {}), indent=1)
+        elif case.status == "error":   # the engine failed: an error, not a deviation from a rule
+            verdict = case.reason.split(":", 1)[0] if ":" in case.reason else "engine-error"
+            error = ElementTree.SubElement(element, "error", {
+                "message": case.reason, "type": verdict if " " not in verdict else "engine-error"})
+            repro = case.details.get("reproduction") or {}
+            error.text = case.details.get("replay") or repro.get("command") or None
         elif case.status in ("skipped", "abandoned"):
             ElementTree.SubElement(element, "skipped", {"message": case.reason})
         elif case.status == "expected-fail":

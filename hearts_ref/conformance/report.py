@@ -1,11 +1,12 @@
 """Conformance reports: every case with its outcome, as JSON, JUnit XML and a console table.
 
 A report (schema: ``spec/report.schema.json``) accounts for every case of a run: passed,
-failed, skipped (with the reason), expected-fail (a deviation the engine declared in its
-capabilities), unexpected-pass (a declared deviation that did not show) or abandoned (not
-run: the engine failed the same way in too many games in a row; the reason says how). A failed case
-carries its deviation: the rule IDs, the step, expected against actual, the game so far,
-a shrunk reproduction and the one-line command that replays it.
+failed, error (the engine failed: a timeout, a crash, a broken reply), skipped (with the
+reason), expected-fail (only deviations the engine declared in its capabilities),
+unexpected-pass (a declared deviation that did not show) or abandoned (not run: the engine
+failed the same way in too many games in a row; the reason says how). A failed case carries
+its findings: the rule IDs, the step, expected against actual, and for the first case of each
+distinct finding a shrunk reproduction and the one-line command that replays it.
 
 Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports` joins
 into the report one process would have written, case for case and in the same order;
@@ -20,23 +21,23 @@ same bytes. A report marked ``incomplete`` holds what a run stopped by a signal 
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
-from xml.etree import ElementTree
 
 from hearts_ref.conformance.junit import junit_xml
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.errors import RecordError
-from hearts_ref.spec import load_rules
+from hearts_ref.conformance.tally import distinct_findings, rule_table
 
 __all__ = ["Case", "Report", "STATUSES", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
            "console_summary", "rule_table"]
 
 REPORT_FORMAT = "hearts-ref-conform-report"
 REPORT_VERSION = 1
-STATUSES = ("passed", "failed", "skipped", "expected-fail", "unexpected-pass", "abandoned")
+STATUSES = ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass", "abandoned")
 
 
 @dataclass
@@ -78,7 +79,7 @@ class Report:
     negative_games: int = 0
     shards: list[list[int]] = field(default_factory=lambda: [[1, 1]])
     cases: list[Case] = field(default_factory=list)
-    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed]
+    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed, cited]
     steps: dict[str, dict[str, Any]] = field(default_factory=dict)  # vectors / differential / negative: ran or why not
     known_deviations: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -94,10 +95,10 @@ class Report:
             self.coverage[name] = self.coverage.get(name, 0) + count
 
     def add_checks(self, counts: dict[str, list[int]]) -> None:
-        for rule, (passed, failed) in counts.items():
-            tally = self.checks.setdefault(rule, [0, 0])
-            tally[0] += passed
-            tally[1] += failed
+        for rule, counted in counts.items():
+            tally = self.checks.setdefault(rule, [0, 0, 0])
+            for k, count in enumerate(counted):
+                tally[k] += count
 
     def summary(self) -> dict[str, Any]:
         """Return the counts by status, the rule-ID table, and the declared deviations that did not show."""
@@ -109,17 +110,25 @@ class Report:
         ids = {case.id for case in self.cases}
         unobserved = [d for d in self.known_deviations if d not in observed and (d in ids or "/" not in d)]
         return {"counts": counts, "total": len(self.cases), "rules": rule_table(self),
-                "unobserved_known_deviations": unobserved, "rounds": self.rounds}
+                "findings": distinct_findings(self), "unobserved_known_deviations": unobserved,
+                "rounds": self.rounds}
 
     def judged_nothing(self) -> bool:
         """Whether every case was skipped: the engine could not be judged under these rules at all."""
         return bool(self.cases) and all(case.status == "skipped" for case in self.cases)
 
+    def games_not_judged(self) -> str:
+        """Why no differential game was judged, when there were some to play and every one was skipped."""
+        games = [case for case in self.cases if case.kind == "differential"]
+        if games and all(case.status == "skipped" for case in games):
+            return games[0].reason
+        return ""
+
     def exit_code(self) -> int:
-        """0 when no case failed unexpectedly, 1 otherwise; 2 when every case was skipped."""
-        if any(case.status == "failed" for case in self.cases):
+        """1 when a case failed unexpectedly or the engine failed; 2 when nothing, or no game, was judged; else 0."""
+        if any(case.status in ("failed", "error") for case in self.cases):
             return 1
-        return 2 if self.judged_nothing() else 0
+        return 2 if self.judged_nothing() or self.games_not_judged() else 0
 
     def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
         """The report as JSON data; ``timings=False`` writes every duration as 0 and leaves out reply times."""
@@ -256,45 +265,40 @@ def _round_robin(reports: list[Report]) -> list[Case]:
                     seen.add(shard_cases[m].id)
                     case = shard_cases[m]
                     cases.append(Case(case.id, case.kind, case.status, case.rule_ids, case.reason, case.seconds,
-                                      dict(case.details)))
+                                      copy.deepcopy(case.details)))
     return cases
 
 
 def _one_reproduction_per_finding(cases: list[Case]) -> None:
-    """Keep the shrunk reproduction of each finding (its kind and first rule ID) on its first case only."""
+    """Keep the shrunk reproduction of each finding (its kind and first rule ID) on its first case only.
+
+    Each shard shrank the first case of each finding it met; after the merge, a finding's first case
+    keeps its reproduction and the later ones point at it (``same_finding_as``), as one process writes them.
+    """
     first: dict[tuple[Any, Any], str] = {}
     for case in cases:
-        if case.status != "failed" or not ({"reproduction", "same_finding_as"} & case.details.keys()):
+        if case.status not in ("failed", "error"):
             continue
-        deviation = case.details.get("deviation") or {}
-        signature = (deviation.get("kind"), (deviation.get("rule_ids") or [""])[0])
-        if signature not in first:
-            first[signature] = case.details.get("same_finding_as", case.id)
+        entries = [entry for entry in case.details.get("findings", []) if not entry.get("expected")]
+        if isinstance(case.details.get("error"), dict):
+            entries.append(case.details["error"])
+        entries = [entry for entry in entries if {"reproduction", "same_finding_as"} & entry.keys()]
+        if not entries:
+            continue
+        for entry in entries:
+            signature = (entry.get("kind"), (entry.get("rule_ids") or [""])[0])
+            if signature not in first:
+                first[signature] = entry.get("same_finding_as", case.id)
+            else:
+                entry.pop("reproduction", None)
+                entry["same_finding_as"] = first[signature]
+        shown = next((entry["reproduction"] for entry in entries if "reproduction" in entry), None)
+        case.details.pop("reproduction", None)
+        case.details.pop("same_finding_as", None)
+        if shown is not None:
+            case.details["reproduction"] = shown
         else:
-            case.details.pop("reproduction", None)
-            case.details.pop("same_finding_as", None)
-            case.details["same_finding_as"] = first[signature]
-
-
-def rule_table(report: Report) -> dict[str, dict[str, int]]:
-    """Return, for each rule ID, the cases and checks that concern it, by outcome."""
-    table: dict[str, dict[str, int]] = {}
-    for rule in load_rules():
-        table[rule] = {"passed": 0, "failed": 0, "expected-fail": 0, "checks-passed": 0, "checks-failed": 0}
-    for case in report.cases:
-        if case.kind == "differential" and case.status == "passed":
-            continue   # a passing game exercises every rule: counted in the totals, not per rule
-        for rule in case.rule_ids:
-            row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
-                                          "checks-passed": 0, "checks-failed": 0})
-            if case.status in ("passed", "failed", "expected-fail"):
-                row[case.status] += 1
-    for rule, (passed, failed) in report.checks.items():
-        row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
-                                      "checks-passed": 0, "checks-failed": 0})
-        row["checks-passed"] += passed
-        row["checks-failed"] += failed
-    return table
+            case.details["same_finding_as"] = entries[0]["same_finding_as"]
 
 
 def console_summary(report: Report) -> str:
@@ -335,7 +339,7 @@ def summary_renderables(report: Report) -> list[Any]:
         elif state.get("note"):
             lines.append(f"  {step}: {state['note']}")
     lines += _engine_health(report)
-    stopped = [c for c in report.cases if c.details.get("stopped")]
+    stopped = [c for c in report.cases if c.details.get("stopped") and c.status in ("passed", "expected-fail")]
     if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
         games = sum(1 for c in report.cases if c.kind in ("differential", "negative"))
         why = Counter(str(case.details["stopped"]).split(":")[0] for case in stopped)
@@ -348,49 +352,69 @@ def summary_renderables(report: Report) -> list[Any]:
     parts: list[Any] = [Text(printable(line)) for line in lines]
     rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
     if rows:
-        table = Table("rule", "failed", "xfail", "passed", "checks ok", "checks bad", "")
-        for column in table.columns[1:6]:
+        table = Table("rule", "failed", "errors", "xfail", "passed", "checks ok", "checks bad", "cited", "")
+        for column in table.columns[1:8]:
             column.justify = "right"
         for rule, row in rows:
-            bad = row["failed"] or row["checks-failed"]
-            table.add_row(rule, str(row["failed"]), str(row["expected-fail"]), str(row["passed"]),
-                          str(row["checks-passed"]), str(row["checks-failed"]), "<--" if bad else "",
-                          style="bold red" if bad else None)
+            bad = row["failed"] or row["checks-failed"] or row["error"]
+            table.add_row(rule, *(str(row[name]) for name in ("failed", "error", "expected-fail", "passed",
+                                                              "checks-passed", "checks-failed", "checks-cited")),
+                          "<--" if bad else "", style="bold red" if bad else None)
         parts += [Text(""), indented(table)]
     tail: list[str] = []
-    data_failures = [c for c in report.cases if c.status == "failed" and c.kind in ("vector", "perft")]
+    data_failures = [c for c in report.cases if c.status in ("failed", "error") and c.kind in ("vector", "perft")]
     if data_failures:
         tail += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
         for case in data_failures[:10]:
             tail.append(f"  - {case.id}: {case.reason}")
             if case.details.get("replay"):
                 tail.append(f"    replay: {case.details['replay']}")
-    findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
-    if findings:
+    shrunk = [(case, repro) for case in report.cases for repro in _reproductions(case)]
+    if shrunk:
         tail += ["", "  findings (shrunk):"]
-        for case in findings:
-            repro = case.details["reproduction"]
-            shown = repro.get("deviation") or {}   # the shrunk game's deviation, else the original's
+        for case, repro in shrunk:
+            shown = repro.get("deviation") or {}
             rule_ids = shown.get("rule_ids", case.rule_ids)
             tail.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
             tail.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
-                        f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
+                        f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps"
+                        + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
             tail.append(f"    replay: {repro.get('command')}")
-        others = sum(1 for c in report.cases if c.status == "failed") - len(findings)
+        others = sum(1 for c in report.cases if c.status in ("failed", "error")) - len({c.id for c, _ in shrunk})
         if others:
             tail.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
     if summary["unobserved_known_deviations"]:
         tail.append(f"  declared deviations not seen (unexpected pass): "
                     f"{', '.join(summary['unobserved_known_deviations'])}")
     parts += [Text(printable(line)) for line in tail]
-    verdict = {0: "PASS", 1: "FAIL", 2: "NOTHING JUDGED: every case was skipped (see the reasons above)"}
-    code = report.exit_code()
     if report.incomplete is not None:
         parts.append(Text(f"  INCOMPLETE: {report.incomplete['reason']}; this report holds the cases judged before",
                           style="bold yellow"))
-    parts.append(Text(f"  verdict: {verdict[code]}" + (" (of an incomplete run)" if report.incomplete else ""),
+    code = report.exit_code()
+    parts.append(Text(f"  verdict: {_verdict(report)}" + (" (of an incomplete run)" if report.incomplete else ""),
                       style="bold green" if code == 0 else "bold red"))
     return parts
+
+
+def _verdict(report: Report) -> str:
+    code = report.exit_code()
+    if code == 1:
+        errors = sum(1 for case in report.cases if case.status == "error")
+        return "FAIL" + (f" ({errors} engine error(s))" if errors else "")
+    if code == 2 and report.judged_nothing():
+        return "NOTHING JUDGED: every case was skipped (see the reasons above)"
+    if code == 2:
+        return f"GAMES NOT JUDGED: every differential game was skipped ({report.games_not_judged()})"
+    return "PASS"
+
+
+def _reproductions(case: Case) -> list[dict[str, Any]]:
+    """The reproductions a case carries: one per distinct finding first seen in it (and its engine failure)."""
+    entries = list(case.details.get("findings") or ()) + ([case.details["error"]] if case.details.get("error") else [])
+    found = [entry["reproduction"] for entry in entries if isinstance(entry, dict) and "reproduction" in entry]
+    if not found and "reproduction" in case.details:
+        found = [case.details["reproduction"]]
+    return found
 
 
 def _engine_health(report: Report) -> list[str]:
