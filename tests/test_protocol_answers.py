@@ -17,7 +17,7 @@ from hearts_ref.conformance import run_differential
 from hearts_ref.protocol import cards_to_wire
 from hearts_ref.serve import Server
 from hearts_ref.vectors import load_vectors
-from hearts_ref.vectors.runner import run_case
+from hearts_ref.conformance.vectors import run_case
 from tests.docs_site import ROOT
 
 PROTOCOL = (ROOT / "spec" / "protocol" / "README.md").read_text(encoding="utf-8")
