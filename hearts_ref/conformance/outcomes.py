@@ -27,7 +27,7 @@ from hearts_ref.variants import Rules
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.report import Case
 from hearts_ref.conformance.script import CASE_FORMAT, encode_case
-from hearts_ref.conformance.shrink import Shrunk, shrink_game, transcript
+from hearts_ref.conformance.shrink import Budget, Shrunk, shrink_game, transcript
 
 __all__ = ["game_case", "declared", "reproduce", "reproduction", "replay_command", "case_of"]
 
@@ -73,10 +73,12 @@ def _open_items(case: Case, run: GameRun) -> list[tuple[dict[str, Any], Deviatio
     return items
 
 
-def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], *, budget: float,
+def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], *, budget: float | Budget,
               max_shrinks: int, spec: str, time_left: Callable[[], float] | None = None) -> None:
-    """Give each distinct finding of these failing games one reproduction, shrunk within ``budget`` seconds
-    (at most ``max_shrinks`` of them, and within the time left); point the other cases at it."""
+    """Give each distinct finding of these failing games one reproduction, shrunk within ``budget`` (a
+    :class:`~hearts_ref.conformance.shrink.Budget`, or seconds; at most ``max_shrinks`` of them, and within
+    the time left); point the other cases at it."""
+    budget = Budget.of(budget)
     first: dict[tuple[str, str], str] = {}
     for case, run, negative in games:
         case.details["replay"] = replay_command(spec, case_of(rules, list(run.script), negative))
@@ -86,8 +88,8 @@ def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, boo
                 entry["same_finding_as"] = first[signature]
                 continue
             first[signature] = case.id
-            allowed = budget if time_left is None else min(budget, time_left())
-            if len(first) <= max_shrinks and allowed > 0:
+            allowed = budget if time_left is None else budget.within(time_left())
+            if len(first) <= max_shrinks and not allowed.empty:
                 shrunk = shrink_game(engine, rules, run, negative=negative, budget=allowed, target=signature)
                 search = shrunk.to_dict()
             else:
