@@ -3,7 +3,8 @@
 A game plays on past its differences, so a finding may show after others. Its reproduction
 must start with it: :func:`shrink_game` first looks for a game whose *first* difference is
 the finding (the finding's round alone; the game without each earlier round it does not
-need; the failing game itself: :func:`first_difference_game`), then shrinks that game's
+need; the failing game itself: :func:`first_difference_game`; a game of fewer rounds built of
+rounds that score a lot, :mod:`.short_games`, for a finding of the end), then shrinks that game's
 choice script (:mod:`.script`) while its first difference is still that finding (the same
 kind, the same rule broken): fewer choices first (runs of choices deleted: fewer rounds and
 tricks), then lower ones (the lowest card, the lowest deal). It stops when its
@@ -31,6 +32,7 @@ from hearts_ref.variants import Rules
 from hearts_ref.conformance.differential import GameRun, run_game
 from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.script import ListSource, ScriptDecider
+from hearts_ref.conformance.short_games import MAX_ROUNDS, short_games
 
 __all__ = ["Budget", "Shrunk", "shrink_game", "first_difference_game", "fewer_rounds", "replay_script", "transcript"]
 
@@ -172,6 +174,24 @@ def first_difference_game(engine: Engine, rules: Rules, failing: GameRun, target
     return fewer_rounds(engine, rules, failing, target, first=True, negative=negative, meter=meter)
 
 
+def shorter_game(engine: Engine, rules: Rules, best: GameRun | None, target: Signature, *, negative: bool,
+                 meter: _Meter) -> GameRun | None:
+    """Return a short game (:mod:`.short_games`: rounds that score a lot) of fewer rounds than ``best`` whose first
+    difference is the finding ``target``, or None: the shortest found, for a finding of the totals, the end or the
+    winners, that a random game shows only after many rounds."""
+    shown = best.finding(target) if best is not None else None
+    rounds = (shown.round or best.rounds) if shown is not None else MAX_ROUNDS + 1
+    if rounds <= 1:
+        return None
+    for game in short_games(rules):
+        if len(game.rounds) >= rounds or not meter.left():
+            break
+        run = meter.replay(engine, rules, game.script, negative=negative, stop_at_first=True)
+        if _first_is(run, target):
+            return run
+    return None
+
+
 def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool, budget: float | Budget = 10.0,
                 target: Signature | None = None, clock: Callable[[], float] = time.monotonic) -> Shrunk:
     """Return the smallest game found within ``budget`` (a :class:`Budget`, or seconds) whose first difference
@@ -183,6 +203,7 @@ def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: boo
     meter = _Meter(Budget.of(budget), clock)
     target = target or failing.deviation.signature()
     seed = first_difference_game(engine, rules, failing, target, negative=negative, meter=meter)
+    seed = shorter_game(engine, rules, seed, target, negative=negative, meter=meter) or seed
     first = seed is not None
     if not first:
         seed = fewer_rounds(engine, rules, failing, target, first=False, negative=negative, meter=meter) or failing
