@@ -137,7 +137,7 @@ class ConformanceItem(pytest.Item):
             pytest.skip(case.reason)
         if case.status == "expected-fail":
             pytest.xfail(case.reason)
-        if case.status in ("failed", "error"):   # an engine failure fails too
+        if case.status in ("failed", "flaky", "error"):   # an engine failure fails too, and a flaky finding
             raise ConformanceFailure(_describe([case]) if "reproduction" in case.details else _one_line(case))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

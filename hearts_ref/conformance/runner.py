@@ -113,14 +113,16 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
                      shard: tuple[int, int] = (1, 1), time_limit: float | None = None,
                      shrink_budget: float | Budget = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
                      stop_at_first: bool = False, progress: Progress | None = None, report: Report | None = None,
-                     clock: Callable[[], float] = time.monotonic) -> Report:
+                     clock: Callable[[], float] = time.monotonic, fresh: EngineFactory | None = None) -> Report:
     """Play ``games`` differential games (and ``negative_games`` with negative checks); return the report.
 
     ``engine_factory`` makes the engine (a class or a function), or is the engine itself.
     Each distinct finding is shrunk (``shrink_budget`` each: seconds, or a
     :class:`~hearts_ref.conformance.shrink.Budget` counted in replays; at most ``max_shrinks``
     of them) into a small game in which it is the first difference, with a replay command
-    that names ``spec``. ``stop_at_first``: end each game at its first difference.
+    that names ``spec``, and replayed on a fresh engine (``fresh()``, by default
+    ``engine_factory()`` when it makes engines; else the engine, restarted) to tell a flaky
+    finding. ``stop_at_first``: end each game at its first difference.
     """
     start = clock()
     engine, owned = make_engine(engine_factory)
@@ -173,7 +175,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         if progress is not None:
             progress(done + 1, len(planned), len(failing))
     reproduce(engine, rules, failing, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
-              time_left=(lambda: deadline - clock()) if deadline is not None else None)
+              time_left=(lambda: deadline - clock()) if deadline is not None else None,
+              fresh=fresh or (None if engine_factory is engine else engine_factory))
     if owned:
         close_engine(engine)
     report.seconds += clock() - start
@@ -225,7 +228,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
     remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard, time_limit=remaining,
                      shrink_budget=shrink_budget, spec=spec, stop_at_first=stop_at_first, progress=progress,
-                     report=report)
+                     report=report, fresh=engine_factory if owned else None)
     if owned:
         close_engine(engine)
     report.seconds = time.monotonic() - start
