@@ -38,6 +38,7 @@ def test_a_planted_bug_is_found_and_the_first_rule_named_is_its_rule(engine, rul
     assert code == 1 and findings, f"{engine.__name__} not found"
     assert findings[0]["rule_id"] == rule_id, findings
     assert report["summary"]["counts"]["error"] == 0   # a bug in the rules is a finding, not an engine failure
+    assert report["summary"]["counts"]["flaky"] == 0   # it fails the same way on every replay
     named = {f["rule_id"] for f in findings}
     assert rule_id in named and len(named) <= 2, findings   # at most one other reading of an ambiguous position
 

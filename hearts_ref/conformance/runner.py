@@ -35,7 +35,7 @@ from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.outcomes import game_case, reproduce, reproduction
 from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
 from hearts_ref.conformance.report import Case, Report
-from hearts_ref.conformance.shrink import replay_script
+from hearts_ref.conformance.shrink import Budget, replay_script
 from hearts_ref.conformance.suite_steps import close_engine, make_engine, run_perft_step, run_vectors_step
 
 __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
@@ -111,15 +111,18 @@ def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[
 def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games: int, seed: int, *,
                      negative_games: int = 0, policies: Sequence[str] = POLICY_NAMES,
                      shard: tuple[int, int] = (1, 1), time_limit: float | None = None,
-                     shrink_budget: float = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
+                     shrink_budget: float | Budget = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
                      stop_at_first: bool = False, progress: Progress | None = None, report: Report | None = None,
-                     clock: Callable[[], float] = time.monotonic) -> Report:
+                     clock: Callable[[], float] = time.monotonic, fresh: EngineFactory | None = None) -> Report:
     """Play ``games`` differential games (and ``negative_games`` with negative checks); return the report.
 
     ``engine_factory`` makes the engine (a class or a function), or is the engine itself.
-    Each distinct finding is shrunk (``shrink_budget`` seconds each, at most ``max_shrinks``
+    Each distinct finding is shrunk (``shrink_budget`` each: seconds, or a
+    :class:`~hearts_ref.conformance.shrink.Budget` counted in replays; at most ``max_shrinks``
     of them) into a small game in which it is the first difference, with a replay command
-    that names ``spec``. ``stop_at_first``: end each game at its first difference.
+    that names ``spec``, and replayed on a fresh engine (``fresh()``, by default
+    ``engine_factory()`` when it makes engines; else the engine, restarted) to tell a flaky
+    finding. ``stop_at_first``: end each game at its first difference.
     """
     start = clock()
     engine, owned = make_engine(engine_factory)
@@ -172,7 +175,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         if progress is not None:
             progress(done + 1, len(planned), len(failing))
     reproduce(engine, rules, failing, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
-              time_left=(lambda: deadline - clock()) if deadline is not None else None)
+              time_left=(lambda: deadline - clock()) if deadline is not None else None,
+              fresh=fresh or (None if engine_factory is engine else engine_factory))
     if owned:
         close_engine(engine)
     report.seconds += clock() - start
@@ -202,7 +206,7 @@ def load_engine(spec: str, **options: Any) -> Engine:
 
 def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, games: int = 100, seed: int = 0,
                     negative_games: int | None = None, vectors: bool = True, shard: tuple[int, int] = (1, 1),
-                    time_limit: float | None = None, shrink_budget: float = 10.0, spec: str = "SPEC",
+                    time_limit: float | None = None, shrink_budget: float | Budget = 10.0, spec: str = "SPEC",
                     stop_at_first: bool = False, progress: Progress | None = None,
                     started: Callable[[Report], None] | None = None) -> Report:
     """Run the whole suite on an engine: the vectors and perft, then the differential games and negative checks.
@@ -224,7 +228,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
     remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard, time_limit=remaining,
                      shrink_budget=shrink_budget, spec=spec, stop_at_first=stop_at_first, progress=progress,
-                     report=report)
+                     report=report, fresh=engine_factory if owned else None)
     if owned:
         close_engine(engine)
     report.seconds = time.monotonic() - start
