@@ -43,7 +43,7 @@ def test_hello_names_the_engine_its_protocol_and_capabilities():
     reply = ask(Server(ReferenceEngine()), {"seq": 0, "cmd": "hello", "protocol": 1})
     assert reply == {"seq": 0, "ok": True, "protocol": 1, "name": "hearts-ref", "version": "0.1.0",
                      "capabilities": {"multi_round": True, "passing": True, "unsupported": {},
-                                      "known_deviations": []}}
+                                      "known_deviations": [], "deals": False, "play_seat": True}}
 
 
 def test_step_replies_carry_the_observation_and_the_next_legal_set():

@@ -235,7 +235,7 @@ class _Table:
         card, after = (self.forecast and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
         while True:
             try:
-                actual = self.link.play(card)
+                actual = self.link.play(card, state.to_play)
                 break
             except EngineRejection as error:
                 stopped = self.record(Deviation(
