@@ -159,9 +159,11 @@ class _Table:
         return self.judge(facts, reference_observation(self.game, self.state), actual, where)
 
     def passes(self) -> str | None:
-        """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards; they change hands once all have."""
+        """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards, in the order the decider picks (seats
+        choose in any order); they change hands once all have."""
+        passer = getattr(self.decider, "passer", None)
         while self.state.passing:
-            stopped = self.pass_cards(self.state.to_move)
+            stopped = self.pass_cards(passer(self.state) if passer is not None else self.state.to_move)
             if stopped:
                 return stopped
         return None
