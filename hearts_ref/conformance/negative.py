@@ -81,8 +81,9 @@ class NegativeChecks:
             if mask:
                 index = nth_card(mask, (step * 7919 + len(rule)) % mask.bit_count())
                 offers.append((rule, rule, seat, index))
-        if takes_seat(engine) and self._budget(number, _OUT_OF_TURN):
-            offers.append(("TRICK-ORDER", _OUT_OF_TURN) + _out_of_turn(state, step))
+        other = _out_of_turn(state, step) if takes_seat(engine) and self._budget(number, _OUT_OF_TURN) else None
+        if other is not None:
+            offers.append(("TRICK-ORDER", _OUT_OF_TURN) + other)
         found = []
         for rule, key, by, index in offers:
             where = {"round": number, "action": "illegal-play", "trick": len(state.tricks) + 1, "seat": by,
@@ -192,13 +193,16 @@ _OUT_OF_TURN = "TRICK-ORDER/out-of-turn"       # the budget of plays by a seat t
 _CHOOSES_AGAIN = "PASS-SIMULTANEOUS/again"     # the budget of second choices by a seat that has chosen
 
 
-def _out_of_turn(state: RoundState, step: int) -> tuple[int, int]:
-    """TRICK-ORDER: a seat that is not to move, and a card it could play if it were (any of its cards if none)."""
+def _out_of_turn(state: RoundState, step: int) -> tuple[int, int] | None:
+    """TRICK-ORDER: a seat that is not to move, and a card it could play if it were to move (so that only the turn
+    is wrong); None when no other seat could (the opening lead: only the holder of the lowest club has one)."""
     n = state.rules.players
-    seat = (state.to_play + 1 + step % (n - 1)) % n
-    hand = state.hands[seat]
-    cards = legal_plays(hand, state.context, state.rules) or hand
-    return seat, nth_card(cards, step % cards.bit_count())
+    for k in range(n - 1):
+        seat = (state.to_play + 1 + (step + k) % (n - 1)) % n
+        cards = legal_plays(state.hands[seat], state.context, state.rules)
+        if cards:
+            return seat, nth_card(cards, step % cards.bit_count())
+    return None
 
 
 def _another_pass(state: RoundState, seat: int, step: int) -> tuple[int, ...]:

@@ -4,7 +4,8 @@ A differential game is decided by a *script*: a list of integers, each an index 
 the options the reference offers at that moment, lowest card first:
 
 - a deal: each hand but the last, ranked among the subsets of the cards left (DEAL-HANDS);
-  rank 0 is the lowest cards, so a shrunk deal reads ``2C 3C …`` for seat 0;
+  rank 0 is the lowest cards, so a shrunk deal reads ``2C 3C …`` for seat 0 (from an engine
+  that deals for itself, the hands it dealt, written after the direction it was sent);
 - the pass direction (PASS-CYCLE): "none" first, then the directions of the cycle; the
   runner follows the cycle, or, for an engine that plays one round, draws among them;
 - before each pass, the seat that chooses next, among those that have not chosen yet
@@ -198,6 +199,12 @@ class ScriptDecider:
     def direction(self, rules: Rules, number: int) -> str:
         options = direction_options(rules)
         return options[self._choose(len(options))]
+
+    def take_deal(self, rules: Rules, hands: tuple[CardSet, ...]) -> None:
+        """DEAL-HANDS: an engine that deals for itself dealt ``hands``: the script's deal is read past and
+        replaced by them (a replay shows the same game only if the engine deals the same again)."""
+        deal_from(rules, self.take)
+        self.script.extend(deal_code(rules, hands))
 
     def passer(self, state: RoundState) -> int:
         """The seat that chooses its pass next, among those that have not chosen (by its index, lowest first)."""
