@@ -206,7 +206,7 @@ class _ReferenceReplies:
         game = engine.game
         state = game.round if game is not None else None
         index = _INDEX[text]
-        if state is None or state.to_play < 0 or not state.legal >> index & 1 or (seat is not None and seat != state.to_play):
+        if state is None or state.to_play < 0 or not state.legal >> index & 1 or seat not in (None, state.to_play):
             return None                      # no round, an illegal card, or out of turn: refused on the ordinary path
         engine.play(CARDS[index])
         game = engine.game

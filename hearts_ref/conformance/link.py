@@ -127,7 +127,7 @@ class LookaheadLink(EngineLink):
         return self.engine.legal_plays()
 
     def send_ahead(self, plays: Sequence[tuple[Card, int]]) -> None:
-        """Send ``plays`` (the forecast of the round's plays: card and seat) in one go; their replies wait for the loop."""
+        """Send ``plays`` (the round's forecast plays: card and seat) in one go; their replies wait for the loop."""
         if not self.lookahead or self.ahead or not plays:
             return
         try:
@@ -138,7 +138,9 @@ class LookaheadLink(EngineLink):
 
     def _play_many(self, plays: list[tuple[Card, int]]) -> Any:
         cards = [card for card, _ in plays]
-        return self.engine.play_many(cards, [seat for _, seat in plays]) if self.seated else self.engine.play_many(cards)
+        if not self.seated:
+            return self.engine.play_many(cards)
+        return self.engine.play_many(cards, [seat for _, seat in plays])
 
     def play(self, card: Card, seat: int) -> Observation:
         if self.ahead:

@@ -45,6 +45,11 @@ NEGATIVE_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FIRST-NO-POINTS", 
                   "PASS-COUNT", "PASS-SIMULTANEOUS")
 
 
+def _never_astray(cited: str) -> bool:
+    """No rule an engine cites says its hands are astray (a pass, a play by another seat than the one to move)."""
+    return False
+
+
 class NegativeChecks:
     """Offers illegal moves during a game, at most ``per_round`` of each rule per round."""
 
@@ -90,9 +95,9 @@ class NegativeChecks:
                      "card": str(CARDS[index])}
             if by != seat:
                 where["to_move"] = seat
+            astray = (lambda cited, i=index: astray_citation(state, i, cited, legal)) if by == seat else _never_astray
             finding = self._offer(engine, rule, (rule,), seen, legal, step, where,
-                                  lambda i=index, b=by: play(CARDS[i], b),
-                                  lambda cited, i=index: by == seat and astray_citation(state, i, cited, legal), key)
+                                  lambda i=index, b=by: play(CARDS[i], b), astray, key)
             if finding is not None:
                 found.append(finding)
                 if finding.kind != "wrong-rule":
@@ -136,7 +141,7 @@ class NegativeChecks:
 
     def _offer(self, engine: Engine, rule: str, forbidding: tuple[str, ...], seen: Observation, legal: int,
                step: int, where: dict[str, Any], move: Callable[[], None],
-               astray: Callable[[str], bool] = lambda cited: False, key: str | None = None) -> Deviation | None:
+               astray: Callable[[str], bool] = _never_astray, key: str | None = None) -> Deviation | None:
         """Offer one illegal move, forbidden by ``forbidding`` (cause first); return a finding unless it was refused well.
 
         ``astray(cited)``: whether the rule the engine cited says its hands are not the reference's.
