@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hearts_ref.engine import Capabilities, Engine
+from hearts_ref.engine import Capabilities, Engine, takes_seat
 from hearts_ref.engines.failures import ENGINE_ERRORS, abandoned, failure_text
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.coverage import game_coverage
@@ -44,6 +44,11 @@ __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", 
 
 EngineFactory = Callable[[], Engine]
 Progress = Callable[[int, int, int], None]   # (cases done, cases planned, failed so far)
+
+# Said of the games of an engine that deals for itself (Capabilities.deals).
+DEALS_NOTE = ("the engine deals for itself: every deal is the engine's own (checked, DEAL-HANDS, DECK-REMOVED), so "
+              "situations that need a constructed deal cannot be targeted; its reproductions replay only if it deals "
+              "the same hands again")
 
 # A differential game stops (judged up to there, not failed) after this many rounds: under a
 # huge end_threshold a game would otherwise never end. A game to 100 takes about 10 rounds.
@@ -92,6 +97,7 @@ def engine_capabilities(engine: Engine) -> tuple[Capabilities, str | None]:
 
     An engine whose ``capabilities()`` fails, or returns something else than
     :class:`~hearts_ref.engine.Capabilities`, is judged with the defaults and the problem is reported.
+    ``play_seat`` is what the engine's ``play`` takes (:func:`~hearts_ref.engine.takes_seat`).
     """
     try:
         capabilities = engine.capabilities()
@@ -100,7 +106,7 @@ def engine_capabilities(engine: Engine) -> tuple[Capabilities, str | None]:
     if not isinstance(capabilities, Capabilities):
         return Capabilities(), (f"capabilities() returned {type(capabilities).__name__}, "
                                 "not hearts_ref.engine.Capabilities")
-    return capabilities, None
+    return dataclasses.replace(capabilities, play_seat=takes_seat(engine)), None
 
 
 def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[str, Any]:
@@ -135,6 +141,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     rules, note = games_rules(capabilities, rules)
     if not capabilities.passing and rules.pass_cards:
         note = "; ".join(filter(None, [note, "the engine does not pass cards: every round is dealt with direction none"]))
+    if capabilities.deals:
+        note = "; ".join(filter(None, [note, DEALS_NOTE]))
     for name, count in (("differential", games), ("negative", negative_games)):
         report.steps[name] = ({"status": "skipped", "reason": setup_problem} if setup_problem and count
                               else {"status": "ran", "games": count})
@@ -157,7 +165,7 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
         decider = PolicyDecider(make_policy(policy, rng), any_direction=not capabilities.multi_round,
-                                passing=capabilities.passing)
+                                passing=capabilities.passing, engine_deals=capabilities.deals)
         run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
                        max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline)
         report.rounds += run.rounds
@@ -222,7 +230,10 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
                     [list(shard)], known_deviations=list(capabilities.known_deviations))
     if started is not None:
         started(report)
-    if vectors:
+    if vectors and capabilities.deals:   # both need hands of their own: an engine that deals takes none
+        for step in ("vectors", "perft"):
+            report.steps[step] = {"status": "skipped", "reason": "the engine deals for itself: its cases need given hands"}
+    elif vectors:
         run_vectors_step(engine, report, shard)
         run_perft_step(engine, report, shard)
     remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
