@@ -42,7 +42,7 @@ from hearts_ref.scoring import MOON_POINTS
 from hearts_ref.variants import REMOVED_CARDS, Rules
 
 __all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moments", "round_situations",
-           "end_situations", "game_situations", "TIE_SIZES"]
+           "end_situations", "game_situations", "situation_rows", "TIE_SIZES"]
 
 _QS = QUEEN_OF_SPADES.index
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
@@ -280,3 +280,10 @@ def game_situations(game: Game) -> Iterator[set[str]]:
         over = number == len(game.results) and game.over
         yield round_situations(result, rules) | end_situations(totals, after, over, rules)
         totals = after
+
+
+def situation_rows(names: list[str], coverage: dict[str, int]) -> list[dict[str, object]]:
+    """The situations of a report: those of its rules (``names``) and any other it reached, each with its count."""
+    listed = list(names) + sorted(name for name in coverage if name in BY_NAME and name not in names)
+    return [{"name": name, "rule_id": BY_NAME[name].rule_id, "text": BY_NAME[name].text,
+             "count": int(coverage.get(name, 0))} for name in listed if name in BY_NAME]

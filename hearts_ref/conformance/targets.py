@@ -46,7 +46,7 @@ from hearts_ref.round import RoundState, start_round
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.situations import BY_NAME, round_situations
 
-__all__ = ["RECIPES", "round_for", "reached", "searched_round", "recipes_for", "rotated"]
+__all__ = ["RECIPES", "AIMS", "round_for", "reached", "outcome", "searched_round", "recipes_for", "recipe_aims", "rotated"]
 
 Choose = Callable[[RoundState], int]
 CLUBS, DIAMONDS, SPADES = SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2]
@@ -158,11 +158,15 @@ RECIPES: dict[str, Callable[[Rules, random.Random, int], tuple[list[int] | None,
 }
 # What each recipe is for: it is kept only if the reference's play reaches one of these.
 AIMS = {
-    "lead-hearts": ("LEAD-HEARTS/only-hearts", "BREAK-DISCARD/heart-led", "SCORE-MOON/moon"),
-    "lead-queen": ("LEAD-HEARTS/hearts-and-queen", "BREAK-QUEEN/queen-led"),
-    "first-trick": ("FIRST-EXCEPTION/only-points", "FIRST-NO-POINTS/points-held", "FIRST-NO-POINTS/point-discarded"),
+    "lead-hearts": ("LEAD-HEARTS/only-hearts", "BREAK-DISCARD/heart-led", "BREAK-DISCARD/heart-followed",
+                    "BREAK-QUEEN/queen-discarded", "SCORE-MOON/moon", "SCORE-JACK/moon-with-jack",
+                    "SCORE-NO-TRICKS/no-trick"),
+    "lead-queen": ("LEAD-HEARTS/hearts-and-queen", "BREAK-QUEEN/queen-led", "LEAD-HEARTS/only-hearts",
+                   "BREAK-DISCARD/heart-led", "SCORE-MOON/moon", "SCORE-NO-TRICKS/no-trick"),
+    "first-trick": ("FIRST-EXCEPTION/only-points", "FIRST-NO-POINTS/points-held", "FIRST-NO-POINTS/point-discarded",
+                    "BREAK-QUEEN/queen-discarded", "BREAK-DISCARD/heart-discarded"),
     "follow-queen": ("BREAK-QUEEN/queen-followed", "BREAK-DISCARD/heart-discarded"),
-    "discard-queen": ("BREAK-QUEEN/queen-discarded",),
+    "discard-queen": ("BREAK-QUEEN/queen-discarded", "BREAK-DISCARD/heart-discarded"),
     "spoiled": ("SCORE-MOON/spoiled",),
 }
 
@@ -183,41 +187,66 @@ def _played(rules: Rules, hands: list[int], choose: Choose) -> RoundPlan | None:
     return RoundPlan(tuple(hands), tuple(plays), state.taken)
 
 
-def reached(rules: Rules, plan: RoundPlan) -> set[str]:
-    """The ``play`` and ``round`` situations the round of ``plan`` reaches (played without a pass)."""
+def outcome(rules: Rules, plan: RoundPlan) -> tuple[set[str], tuple[int, ...]]:
+    """The ``play`` and ``round`` situations the round of ``plan`` reaches (played without a pass), and its scores."""
     state = start_round(rules, [CardSet.from_mask(h) for h in plan.hands], direction="none")
     for card in plan.plays:
         state = state.play(CARDS[card])
     result = RoundResult(0, 0, "none", plan.hands, (0,) * rules.players, state.tricks, state.score())
-    return round_situations(result, rules)
+    return round_situations(result, rules), result.score.scores
+
+
+def reached(rules: Rules, plan: RoundPlan) -> set[str]:
+    """The ``play`` and ``round`` situations the round of ``plan`` reaches (played without a pass)."""
+    return outcome(rules, plan)[0]
 
 
 def recipes_for(rules: Rules) -> tuple[str, ...]:
-    """The recipes whose aims include a situation that applies to ``rules``."""
+    """The recipes that reach, under ``rules``, a situation they are for (each found once, and kept)."""
     names = list(RECIPES) + (["spoiled"] if rules.players == 4 else [])
-    return tuple(name for name in names if any(BY_NAME[aim].applies(rules) for aim in AIMS[name]))
+    return tuple(name for name in names if recipe_aims(rules, name))
+
+
+_AIMED: dict[tuple[Rules, str], frozenset[str]] = {}
+_PROBES = 3
+
+
+def recipe_aims(rules: Rules, recipe: str) -> frozenset[str]:
+    """The situations ``recipe`` is for that it reaches under ``rules`` every time it was tried (at three seats)."""
+    key = (rules, recipe)
+    if key not in _AIMED:
+        aims = frozenset(aim for aim in AIMS[recipe] if BY_NAME[aim].applies(rules))
+        for probe in range(_PROBES):
+            plan = _build(rules, recipe, random.Random(f"hearts-ref-targets:probe:{recipe}:{probe}"),
+                          probe % rules.players, frozenset())
+            aims &= reached(rules, plan) if plan is not None else frozenset()
+        _AIMED[key] = aims
+    return _AIMED[key]
 
 
 def round_for(rules: Rules, recipe: str, rng: random.Random, *, seat: int) -> RoundPlan | None:
-    """A round of ``recipe`` around ``seat``, checked to reach one of its aims; None if no fill does."""
-    aims = {aim for aim in AIMS[recipe] if BY_NAME[aim].applies(rules)}
+    """A round of ``recipe`` around ``seat``, checked to reach every situation it is for under ``rules``
+    (:func:`recipe_aims`); None if no fill of it does."""
+    aims = recipe_aims(rules, recipe)
+    return _build(rules, recipe, rng, seat, aims) if aims else None
+
+
+def _build(rules: Rules, recipe: str, rng: random.Random, seat: int, aims: frozenset[str]) -> RoundPlan | None:
+    """A round of ``recipe`` reaching every one of ``aims`` (with no aims: any situation it is for)."""
+    wanted = aims or frozenset(AIMS[recipe])
     for _ in range(_TRIES):
         if recipe == "spoiled":
             other = rng.choice([s for s in range(rules.players) if s != seat])
-            try:
-                plan = split_round(rules, seat, other, points_of(1, False))
-            except HeartsError:
-                return None
+            plan: RoundPlan | None = split_round(rules, seat, other, points_of(1, False))
         else:
             hands, wishes = RECIPES[recipe](rules, rng, seat)
             plan = _played(rules, hands, lambda state: _wish(state, wishes)) if hands is not None else None
         try:
-            if plan is not None and aims & reached(rules, plan):
-                return plan
-        except HeartsError:
+            found = reached(rules, plan) if plan is not None else set()
+        except HeartsError:    # a built round these rules do not allow
             return None
-        if recipe == "spoiled":
-            return None
+        if (aims and aims <= found) or (not aims and wanted & found):
+            return plan
     return None
 
 
