@@ -7,7 +7,8 @@ between two takers (:func:`~hearts_ref.diff.rounds.split_round`), and rounds in 
 seat ducks or plays at random, each at every rotation of the seats. Every round is scored by
 the engine (:func:`~hearts_ref.diff.rounds.play_plan`), and the end by
 :func:`~hearts_ref.game.is_game_over`: a greedy best-first search over the totals finds the
-rounds after which the game reaches the situation, and not its end before.
+rounds after which the game reaches the situation, and not its end before. A game of one
+round that must end as asked is looked for among rounds of random play.
 
 >>> from hearts_ref.variants import Rules
 >>> plans = ending_plans(Rules(), "WIN-TIE/3-share")
@@ -136,6 +137,24 @@ def _search(rules: Rules, name: str, exact: bool, budget: int) -> list[Scored] |
     return None
 
 
+_SAMPLED = 3000   # rounds of random play tried for a game of one round that ends as asked
+
+
+def _sampled(rules: Rules, name: str) -> list[Scored] | None:
+    """A game of one round that reaches ``name``: found among rounds of random play (a tie between three seats
+    after one round needs each of them to take the same points, which no built round gives)."""
+    goal = _goal(rules, name, False)
+    for seed in range(_SAMPLED):
+        try:
+            plan = random_round(rules, _SAMPLED + seed)
+        except HeartsError:
+            continue
+        scores = round_scores(plan.taken, rules).scores
+        if goal(scores, 1, is_game_over(scores, 1, rules)):
+            return [Scored(plan, 0, scores)]
+    return None
+
+
 ENDINGS = ("END-THRESHOLD/exact",) + tuple(f"WIN-TIE/{k}-{how}" for how in ("share", "play-on") for k in (2, 3, 4))
 _PLANS: dict[tuple[Rules, str], tuple[RoundPlan, ...]] = {}
 
@@ -149,5 +168,6 @@ def ending_plans(rules: Rules, name: str) -> tuple[RoundPlan, ...]:
         if BY_NAME[name].applies(rules):
             found = _search(rules, name, True, EXPANSIONS // 10) if name != ENDINGS[0] else None
             found = found or _search(rules, name, False, EXPANSIONS)
+            found = found or (_sampled(rules, name) if rules.max_rounds == 1 else None)
         _PLANS[key] = tuple(scored.plan(rules) for scored in found or ())
     return _PLANS[key]

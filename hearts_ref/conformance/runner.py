@@ -41,7 +41,7 @@ from hearts_ref.conformance.targeted import targeted_every
 from hearts_ref.conformance.suite_steps import close_engine, make_engine, run_perft_step, run_vectors_step
 
 __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
-           "shard_runs", "engine_setup_problem", "engine_capabilities", "planned_games", "games_rules",
+           "shard_runs", "game_decider", "engine_setup_problem", "engine_capabilities", "planned_games", "games_rules",
            "negative_games_for", "reproduction", "run_vectors_step", "run_perft_step"]
 
 EngineFactory = Callable[[], Engine]
@@ -71,6 +71,15 @@ def planned_games(games: int, negative_games: int, shard: tuple[int, int],
     planned += [("negative", i) for i in range(negative_games) if shard_runs(i, shard)]
     named = [(kind, i, policy_for(i, tuple(policies), every)[0]) for kind, i in planned]
     return [(kind, i, policy, f"{kind}/{policy}/{i}") for kind, i, policy in named]
+
+
+def game_decider(seed: int, kind: str, index: int, capabilities: Capabilities,
+                 policies: tuple[str, ...] = POLICY_NAMES, every: int = 4) -> PolicyDecider:
+    """The decider of a campaign's game ``index`` of ``kind``: its policy, drawing from the campaign seed."""
+    policy, number = policy_for(index, policies, every)
+    rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{index}")
+    return PolicyDecider(make_policy(policy, rng, index=number), any_direction=not capabilities.multi_round,
+                         passing=capabilities.passing)
 
 
 def engine_setup_problem(capabilities: Capabilities, rules: Rules) -> str | None:
@@ -156,11 +165,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
             report.add(Case(case_id, kind, "abandoned", reason=abandoned(engine)))
             continue
         began = clock()
-        rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
-        decider = PolicyDecider(make_policy(policy, rng, index=policy_for(i, tuple(policies), every)[1]),
-                                any_direction=not capabilities.multi_round,
-                                passing=capabilities.passing)
+        decider = game_decider(seed, kind, i, capabilities, tuple(policies), every)
         run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
                        max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline)
         report.rounds += run.rounds
