@@ -147,8 +147,7 @@ def test_a_campaign_mixes_targeted_games_among_the_random_ones():
     assert one_round.count("targeted") == 50
     # each targeted game's role comes back in turn, whatever the seed; the plan does not depend on it beyond the cards
     assert len(game_plan(Rules(), 1, random.Random(1))) == len(game_plan(Rules(), 1, random.Random(2)))
-    assert roles(Rules.preset("openspiel"))[:len(recipes_for(Rules.preset("openspiel")))] == recipes_for(
-        Rules.preset("openspiel"))
+    assert set(recipes_for(Rules.preset("openspiel"))) < set(roles(Rules.preset("openspiel")))
     assert all(recipe_aims(Rules(), recipe) for recipe in recipes_for(Rules()))
 
 
@@ -176,3 +175,33 @@ def test_every_count_of_a_campaign_is_the_references_own(rules, seed):
         run = run_game(ReferenceEngine(), rules, game_decider(seed, kind, i, Capabilities(), every=targeted_every(rules)))
         replayed += _replayed(run.game)
     assert replayed == Counter(report.coverage) and replayed["rounds"] == report.rounds
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(jd_bonus=True), Rules(avoid_all_tricks_bonus=True, moon="subtract")],
+                         ids=["seed000", "jack", "no-tricks-subtract"])
+def test_the_end_search_scores_a_split_round_as_the_engine_scores_it_played(rules):
+    from hearts_ref.conformance.endings import _split_taken
+    from hearts_ref.diff.rounds import play_plan, points_of, split_round
+    from hearts_ref.scoring import round_scores
+
+    for s, u, hearts, queen in [(0, 1, 1, False), (2, 3, 12, True), (3, 0, 0, True), (1, 2, 13, False)]:
+        plan = split_round(rules, s, u, points_of(hearts, queen))
+        assert round_scores(_split_taken(s, u, points_of(hearts, queen)), rules).scores == \
+            play_plan(rules, plan).score().scores
+
+
+@pytest.mark.parametrize("engine, rule_id", [("OneWinner", "WIN-TIE"), ("NoOnlyPointsException", "FIRST-EXCEPTION")])
+def test_the_targeted_games_alone_catch_the_bugs_of_rare_situations(engine, rule_id):
+    """Bugs that random games found in a few games of a hundred, or missed: the first targeted games find them."""
+    from tests.engines import planted
+
+    report = run_differential(getattr(planted, engine), Rules(), 3, 0, policies=("targeted",), shrink_budget=0,
+                              stop_at_first=True)
+    assert rule_id in {c.rule_ids[0] for c in report.cases if c.status == "failed"}, [c.rule_ids for c in report.cases]
+
+
+def test_the_targeted_games_alone_catch_a_game_ended_above_the_threshold_only():
+    from tests.engines.buggy import StrictThreshold
+
+    report = run_differential(StrictThreshold, Rules(), 3, 0, policies=("targeted",), shrink_budget=0, stop_at_first=True)
+    assert [c.rule_ids[0] for c in report.cases if c.status == "failed"] == ["END-THRESHOLD"]

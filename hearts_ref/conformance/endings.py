@@ -26,14 +26,16 @@ from hearts_ref.diff.rounds import RoundPlan, ducking_round, moon_round, play_pl
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import is_game_over
 from hearts_ref.scoring import round_scores
+from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, POINT_CARDS
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.situations import BY_NAME
 from hearts_ref.conformance.targets import rotated
 
 __all__ = ["Scored", "scored_rounds", "ending_plans", "ENDINGS"]
 
-EXPANSIONS = 800       # totals expanded by one search, at most (a tenth of it with the threshold hit exactly)
+EXPANSIONS = 800       # totals expanded by one search, at most
 _SAMPLES, _DUCKS = 8, 2
+_CLUB = 1 << 12     # the A♣: a card no point
 
 
 class Scored(NamedTuple):
@@ -77,10 +79,21 @@ def scored_rounds(rules: Rules) -> list[Scored]:
     if n == 4 and _legal(rules, split_round(rules, 0, 1, points_of(1, False))):
         for s, u, h, q in ((s, u, h, q) for s in range(4) for u in range(4) if s != u for q in (False, True)
                            for h in range(14) if (h, q) not in ((0, False), (13, True))):
-            plan = split_round(rules, s, u, points_of(h, q))   # the same plays, other cards: legal as the one above
-            found.setdefault(round_scores(plan.taken, rules).scores, Scored(plan, 0, round_scores(plan.taken, rules).scores))
+            scores = round_scores(_split_taken(s, u, points_of(h, q)), rules).scores
+            if scores not in found:
+                found[scores] = Scored(split_round(rules, s, u, points_of(h, q)), 0, scores)
     _ROUNDS[rules] = list(found.values())
     return _ROUNDS[rules]
+
+
+def _split_taken(s: int, u: int, to_u: int) -> tuple[int, ...]:
+    """What a split round's seats take, as far as scoring reads it: ``u`` the points ``to_u`` (and clubs and
+    diamonds), ``s`` the other point cards and the J♦, the two others no trick (see
+    :func:`~hearts_ref.diff.rounds.split_round`)."""
+    taken = [0] * 4
+    taken[u] = to_u | _CLUB
+    taken[s] = (POINT_CARDS & ~to_u) | JACK_OF_DIAMONDS_BIT | _CLUB << 1
+    return tuple(taken)
 
 
 def _legal(rules: Rules, plan: RoundPlan) -> bool:
@@ -94,14 +107,9 @@ def _lowest_tied(totals: tuple[int, ...]) -> int:
     return totals.count(min(totals))
 
 
-def _goal(rules: Rules, name: str, exact: bool) -> Callable[[tuple[int, ...], int, bool], bool]:
+def _goal(rules: Rules, name: str) -> Callable[[tuple[int, ...], int, bool], bool]:
     situation = BY_NAME[name]
-
-    def goal(totals: tuple[int, ...], number: int, over: bool) -> bool:
-        if exact and max(totals) != rules.end_threshold:
-            return False
-        return situation.test(totals, totals, over, rules)
-    return goal
+    return lambda totals, number, over: situation.test(totals, totals, over, rules)
 
 
 def _distance(rules: Rules, name: str, totals: tuple[int, ...]) -> int:
@@ -112,9 +120,9 @@ def _distance(rules: Rules, name: str, totals: tuple[int, ...]) -> int:
     return (ordered[k - 1] - ordered[0]) * 2 + abs(rules.end_threshold - ordered[-1])
 
 
-def _search(rules: Rules, name: str, exact: bool, budget: int) -> list[Scored] | None:
+def _search(rules: Rules, name: str, budget: int) -> list[Scored] | None:
     rounds = scored_rounds(rules)
-    goal = _goal(rules, name, exact)
+    goal = _goal(rules, name)
     start = (0,) * rules.players
     queue: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = [(0, 0, start, ())]
     seen = {start}
@@ -143,7 +151,7 @@ _SAMPLED = 3000   # rounds of random play tried for a game of one round that end
 def _sampled(rules: Rules, name: str) -> list[Scored] | None:
     """A game of one round that reaches ``name``: found among rounds of random play (a tie between three seats
     after one round needs each of them to take the same points, which no built round gives)."""
-    goal = _goal(rules, name, False)
+    goal = _goal(rules, name)
     for seed in range(_SAMPLED):
         try:
             plan = random_round(rules, _SAMPLED + seed)
@@ -155,19 +163,23 @@ def _sampled(rules: Rules, name: str) -> list[Scored] | None:
     return None
 
 
-ENDINGS = ("END-THRESHOLD/exact",) + tuple(f"WIN-TIE/{k}-{how}" for how in ("share", "play-on") for k in (2, 3, 4))
+# The end situations, the most common bugs' first: two seats tied, then the threshold.
+ENDINGS = ("WIN-TIE/2-share", "WIN-TIE/2-play-on", "END-THRESHOLD/exact") + tuple(
+    f"WIN-TIE/{k}-{how}" for k in (3, 4) for how in ("share", "play-on"))
 _PLANS: dict[tuple[Rules, str], tuple[RoundPlan, ...]] = {}
 
 
 def ending_plans(rules: Rules, name: str) -> tuple[RoundPlan, ...]:
-    """The rounds of a game that reaches the end situation ``name`` after its last round (with the highest total
-    on the threshold when the search finds such a game); empty when none is found. Kept per ruleset."""
+    """The rounds of a game that reaches the end situation ``name`` after its last round; empty when none is
+    found. Kept per ruleset."""
     key = (rules, name)
     if key not in _PLANS:
         found = None
         if BY_NAME[name].applies(rules):
-            found = _search(rules, name, True, EXPANSIONS // 10) if name != ENDINGS[0] else None
-            found = found or _search(rules, name, False, EXPANSIONS)
+            found = _search(rules, name, EXPANSIONS)
             found = found or (_sampled(rules, name) if rules.max_rounds == 1 else None)
-        _PLANS[key] = tuple(scored.plan(rules) for scored in found or ())
+        plans = tuple(scored.plan(rules) for scored in found or ())
+        expected = [scored.scores for scored in found or ()]
+        _PLANS[key] = plans if all(play_plan(rules, plan).score().scores == scores
+                                   for plan, scores in zip(plans, expected)) else ()
     return _PLANS[key]

@@ -257,6 +257,8 @@ def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     plays = [s for s in _PLAY if s.applies(rules)]
     found = set()
     for moment in moments(result, rules):
+        if moment.context.hearts_broken and not moment.context.first_trick:
+            break       # every play situation is on the first trick or while hearts are unbroken
         for situation in plays:
             if situation.test(moment, rules):
                 found.add(situation.name)
