@@ -204,4 +204,5 @@ def test_the_targeted_games_alone_catch_a_game_ended_above_the_threshold_only():
     from tests.engines.buggy import StrictThreshold
 
     report = run_differential(StrictThreshold, Rules(), 3, 0, policies=("targeted",), shrink_budget=0, stop_at_first=True)
-    assert [c.rule_ids[0] for c in report.cases if c.status == "failed"] == ["END-THRESHOLD"]
+    failed = [c.rule_ids[0] for c in report.cases if c.status == "failed"]
+    assert failed and set(failed) == {"END-THRESHOLD"}, failed     # the games that end exactly on 100
