@@ -35,6 +35,7 @@ from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.outcomes import game_case, reproduce, reproduction
 from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy, policy_for
 from hearts_ref.conformance.report import Case, Report
+from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.shrink import replay_script
 from hearts_ref.conformance.situations import applicable
 from hearts_ref.conformance.targeted import targeted_every
@@ -151,7 +152,9 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
             report.steps[name]["note"] = note
     every = targeted_every(rules)
     planned = planned_games(games, negative_games, shard, policies, every)
-    report.situations = report.situations or [s.name for s in applicable(rules)]
+    drawn = ({"none"} if not capabilities.passing or not rules.pass_cards
+             else set(direction_options(rules)) if not capabilities.multi_round else None)
+    report.situations = report.situations or [s.name for s in applicable(rules, directions=drawn)]
     failing: list[tuple[Case, GameRun, bool]] = []
     deadline = None if time_limit is None else start + time_limit
     for done, (kind, i, policy, case_id) in enumerate(planned):

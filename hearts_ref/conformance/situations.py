@@ -40,9 +40,10 @@ from hearts_ref.legality import Context, breaks_hearts
 from hearts_ref.round import exchange
 from hearts_ref.scoring import MOON_POINTS
 from hearts_ref.variants import REMOVED_CARDS, Rules
+from hearts_ref.conformance.script import direction_options
 
 __all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moments", "round_situations",
-           "end_situations", "game_situations", "situation_rows", "TIE_SIZES"]
+           "end_situations", "game_situations", "situation_rows", "dealt_directions", "TIE_SIZES"]
 
 _QS = QUEEN_OF_SPADES.index
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
@@ -124,12 +125,15 @@ def _tie(k: int, shared: bool) -> Situation:
 
 
 def _direction(direction: str) -> Situation:
-    def applies(rules: Rules) -> bool:
-        rounds = range(1, (min(rules.max_rounds, 4) if rules.max_rounds else 4) + 1)
-        return direction in {rules.pass_direction(number) for number in rounds}
     return Situation(f"PASS-CYCLE/{direction}", f"a round passed {direction}" if direction != "none"
                      else "a round without a pass", "round", lambda result, taken, rules: result.direction == direction,
-                     applies)
+                     lambda rules: direction in direction_options(rules))
+
+
+def dealt_directions(rules: Rules) -> set[str]:
+    """PASS-CYCLE: the directions of the rounds a game under ``rules`` deals (within its round limit)."""
+    rounds = range(1, (min(rules.max_rounds, 4) if rules.max_rounds else 4) + 1)
+    return {rules.pass_direction(number) for number in rounds}
 
 
 def _removed(players: int) -> Situation:
@@ -218,9 +222,15 @@ _ROUND = tuple(s for s in SITUATIONS if s.scope == "round")
 _END = tuple(s for s in SITUATIONS if s.scope == "end")
 
 
-def applicable(rules: Rules) -> tuple[Situation, ...]:
-    """The situations that can happen under ``rules``, in the order of the rules."""
-    return tuple(s for s in SITUATIONS if s.applies(rules))
+def applicable(rules: Rules, *, directions: set[str] | None = None) -> tuple[Situation, ...]:
+    """The situations that can happen in games under ``rules``, in the order of the rules.
+
+    ``directions``: the pass directions the games are dealt with, when not those of the cycle
+    (:func:`dealt_directions`): every direction of the cycle for an engine that draws it, "none"
+    for an engine that does not pass.
+    """
+    dealt = dealt_directions(rules) if directions is None else directions
+    return tuple(s for s in SITUATIONS if s.applies(rules) and (s.rule_id != "PASS-CYCLE" or s.name[11:] in dealt))
 
 
 def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
