@@ -1,7 +1,7 @@
 """Targeted games: a campaign's games built to reach every situation of its rules, mixed among the random ones.
 
-Every :func:`targeted_every`-th game of a campaign (every 4th; every 2nd when a game is one
-round) plays the policy ``targeted``: its deals are stacked and its plays scripted so that
+Every :func:`targeted_every`-th game of a campaign (every 4th, or 3rd with five roles or more;
+every 2nd when a game is one round) plays the policy ``targeted``: its deals are stacked and its plays scripted so that
 the game reaches chosen situations (:mod:`.situations`). Targeted game ``j`` of a campaign
 takes the role ``j`` modulo the roles of its rules (:func:`roles`), so that every role comes
 back every few targeted games, whatever the campaign seed (the seed shuffles the cards the
@@ -47,8 +47,11 @@ _EVERY_ROUND = ("PASS-CYCLE", "DECK-REMOVED")   # reached by every round the rul
 
 
 def targeted_every(rules: Rules) -> int:
-    """Every how many games of a campaign one is targeted: 4, or 2 when each game is a single round."""
-    return 2 if rules.max_rounds == 1 else 4
+    """Every how many games of a campaign one is targeted: 4 (3 when its rules give five roles or more), or 2
+    when each game is a single round; so that each role comes back at least six times in 100 games."""
+    if rules.max_rounds == 1:
+        return 2
+    return 3 if len(roles(rules)) >= 5 else 4
 
 
 def roles(rules: Rules) -> tuple[str, ...]:
