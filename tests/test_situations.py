@@ -21,7 +21,7 @@ from hearts_ref.conformance.endings import ending_plans
 from hearts_ref.conformance.policies import RANDOM_POLICIES, policy_for
 from hearts_ref.conformance.runner import game_decider, planned_games, run_differential
 from hearts_ref.conformance.situations import (
-    BY_NAME, SITUATIONS, Moment, applicable, end_situations, game_situations, moments, round_situations,
+    BY_NAME, SITUATIONS, Moment, applicable, end_situations, game_situations, moments,
 )
 from hearts_ref.conformance.targeted import game_plan, roles, targeted_every
 from hearts_ref.conformance.targets import reached, recipe_aims, recipes_for, round_for

@@ -121,6 +121,7 @@ class Targeted(Policy):
         self.index = index
         self.plans: list[RoundPlan] | None = None
         self.planned: dict[int, tuple[RoundPlan, str, tuple[int, ...] | None]] = {}
+        self.number = 0       # the round being dealt or played
 
     def _direction(self, rules: Rules, number: int) -> str:
         """PASS-CYCLE: the direction the decider will give this round (drawn in turn when it lets the policy)."""
@@ -134,24 +135,24 @@ class Targeted(Policy):
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         if self.plans is None:
             self.plans = game_plan(rules, self.index, self.rng)
+        self.number = number
         direction = self._direction(rules, number)
         if number > len(self.plans):
             return super().deal(rules, number)
         plan = self.plans[number - 1]
         dealt, passes = dealt_for(rules, plan.hands, direction)
         self.planned[number] = (plan, direction, passes)
-        self.number = number
         return tuple(CardSet.from_mask(hand) for hand in dealt)
 
     def direction(self, rules: Rules, options: tuple[str, ...]) -> str:
-        chosen = self._direction(rules, getattr(self, "number", 1))
+        chosen = self._direction(rules, self.number)
         return chosen if chosen in options else super().direction(rules, options)
 
     def new_round(self, game: Game) -> None:
         self.number = len(game.results) + 1
 
     def _plan(self, state: RoundState) -> tuple[RoundPlan, str, tuple[int, ...] | None] | None:
-        planned = self.planned.get(getattr(self, "number", 0))
+        planned = self.planned.get(self.number)
         return planned if planned is not None and planned[1] == state.direction else None
 
     def choose_pass(self, state: RoundState, seat: int) -> int:
