@@ -59,6 +59,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not spec:
         return
     from hearts_ref.conformance.policies import POLICY_NAMES
+    from hearts_ref.conformance.runner import planned_games
     from hearts_ref.perft import perft_names
     from hearts_ref.vectors import load_vectors
 
@@ -67,9 +68,22 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     suite = HeartsSuite.from_parent(session, name="hearts-ref")
     cases: list[tuple[str, Any]] = [(f"vector/{case.id}", case) for case in load_vectors()]
     cases += [(f"perft/{name}", (i + 1, len(perft_names()))) for i, name in enumerate(perft_names())]
-    cases += [(f"differential/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", (games, 0, i)) for i in range(games)]
-    cases += [(f"negative/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", (0, negatives, i)) for i in range(negatives)]
+    cases += [(case_id, (games, 0, i) if kind == "differential" else (0, negatives, i))
+              for kind, i, _, case_id in planned_games(games, negatives, (1, 1), every=_targeted_every(config))]
     items += [ConformanceItem.from_parent(suite, name=name, case=case) for name, case in cases]
+
+
+def _targeted_every(config: pytest.Config) -> int:
+    """Every how many games one is targeted under the rules of the options (the default when they are bad)."""
+    from hearts_ref.conformance.targeted import targeted_every
+    from hearts_ref.errors import HeartsError
+    from hearts_ref.variants import Rules, parse_setting
+
+    try:
+        overrides = dict(parse_setting(text) for text in config.getoption("--hearts-set"))
+        return targeted_every(Rules.preset(config.getoption("--hearts-preset"), **overrides))
+    except HeartsError:
+        return targeted_every(Rules())
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

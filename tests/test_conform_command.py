@@ -165,7 +165,10 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 def _suite_size(games_per_policy: int = 2) -> int:
     from hearts_ref.perft import perft_names
     from hearts_ref.vectors import load_vectors
-    return len(load_vectors()) + len(perft_names()) + 6 * games_per_policy + max(1, games_per_policy // 2)
+    from hearts_ref.conformance.policies import POLICY_NAMES
+
+    games = len(POLICY_NAMES) * games_per_policy
+    return len(load_vectors()) + len(perft_names()) + games + max(1, games_per_policy // 2)
 
 
 def test_pytest_plugin_runs_every_case_as_its_own_item(tmp_path):
@@ -175,7 +178,7 @@ def test_pytest_plugin_runs_every_case_as_its_own_item(tmp_path):
     assert f"{_suite_size()} passed" in passing.stdout   # each vector, perft deal, game and negative game
     failing = _pytest(tmp_path, "--hearts-engine", "tests.engines.buggy:QueenBreaksHearts")
     assert failing.returncode == 1
-    assert "hearts-ref::differential/moon/3" in failing.stdout and "BREAK-QUEEN" in failing.stdout
+    assert "hearts-ref::differential/moon/4" in failing.stdout and "BREAK-QUEEN" in failing.stdout
     assert "hearts-ref::vector/break-queen.queen-does-not-break" in failing.stdout
     assert "replay: hearts-ref conform --engine tests.engines.buggy:QueenBreaksHearts --replay hr1:" \
         in failing.stdout

@@ -235,13 +235,13 @@ def test_an_engine_that_cannot_be_run_still_gets_its_report_files(tmp_path, caps
 
 
 def test_a_bad_handshake_is_reported_with_the_cases_the_run_would_have_played(tmp_path, capsys):
-    argv = ["--games", "7", "--negative-games", "5", "--shard", "2/3", "--no-vectors"]
+    argv = ["--games", "7", "--negative-games", "5", "--shard", "2/3", "--no-vectors", "--set", "max_rounds=1"]
     data, suite, err = _start_failure_run(engine_command("garbage.py", "hello", "1"), tmp_path, capsys, *argv)
     assert "bad reply to 'hello'" in err
     assert data["engine"]["error"]["verdict"] == "protocol-error" and data["shards"] == [[2, 3]]
     assert "vectors" not in data["steps"]
     # The same cases, by ID, as a run of a working engine with the same arguments.
-    assert main(["conform", "--engine", "python:hearts_ref.engine:ReferenceEngine", *argv, "--set", "max_rounds=1",
+    assert main(["conform", "--engine", "python:hearts_ref.engine:ReferenceEngine", *argv,
                  "--report", str(tmp_path / "ok.json")]) == 0
     capsys.readouterr()
     played = json.loads((tmp_path / "ok.json").read_text(encoding="utf-8"))

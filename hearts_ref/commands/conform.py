@@ -206,7 +206,9 @@ def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int
     report = Report(engine, rules.to_dict(), args.seed, args.games, negatives, [list(shard)])
     for step in ([] if args.no_vectors else ["vectors", "perft"]) + ["differential", "negative"]:
         report.steps[step] = {"status": "skipped", "reason": reason}
-    for kind, _, _, case_id in planned_games(args.games, negatives, shard):
+    from hearts_ref.conformance.targeted import targeted_every
+
+    for kind, _, _, case_id in planned_games(args.games, negatives, shard, every=targeted_every(rules)):
         report.add(Case(case_id, kind, "error", (), reason))
     if args.json:
         _print(report.dumps())

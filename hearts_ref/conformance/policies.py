@@ -16,6 +16,8 @@ Uniform play rarely reaches the corners of the rules; the others steer toward th
                           end threshold, one below or one above (END-THRESHOLD)
 ``ties``                  points steered to the lowest totals, so that totals tie
                           (WIN-TIE, WIN-LOWEST)
+``targeted``              stacked deals and scripted plays that reach the situations of the
+                          rules' catalogue (:mod:`.targeted`): every few games of a campaign
 ========================  ==================================================================
 
 >>> import random
@@ -40,7 +42,7 @@ from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.script import deal_code, direction_options, rank_in, subset_rank, waiting_seats
 
-__all__ = ["Policy", "POLICY_NAMES", "make_policy", "PolicyDecider"]
+__all__ = ["Policy", "POLICY_NAMES", "RANDOM_POLICIES", "make_policy", "policy_for", "PolicyDecider"]
 
 
 def _pick(mask: int, rng: random.Random) -> int:
@@ -76,6 +78,8 @@ class Policy:
     """Uniform play: shuffled deals, random passes, a random legal play. Subclasses steer."""
 
     name = "uniform"
+    any_direction = False   # set by the decider: the policy draws the pass direction (an engine of one round)
+    passing = True          # set by the decider: False for an engine that does not pass
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -264,15 +268,46 @@ class Ties(_Steering):
 
 
 _POLICIES = {cls.name: cls for cls in (Policy, VoidSuits, HoardHearts, Moon, Threshold, Ties)}
-POLICY_NAMES: tuple[str, ...] = tuple(_POLICIES)
+RANDOM_POLICIES: tuple[str, ...] = tuple(_POLICIES)
+TARGETED = "targeted"
+POLICY_NAMES: tuple[str, ...] = RANDOM_POLICIES + (TARGETED,)
 
 
-def make_policy(name: str, rng: random.Random) -> Policy:
-    """Return a fresh policy ``name`` (one of :data:`POLICY_NAMES`) drawing from ``rng``."""
+def make_policy(name: str, rng: random.Random, *, index: int = 0) -> Policy:
+    """Return a fresh policy ``name`` (one of :data:`POLICY_NAMES`) drawing from ``rng``.
+
+    ``index``: for ``targeted``, the game's number among the campaign's targeted games.
+    """
+    if name == TARGETED:
+        from hearts_ref.conformance.targeted import Targeted
+
+        return Targeted(rng, index)
     try:
         return _POLICIES[name](rng)
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICY_NAMES)}") from None
+
+
+def policy_for(index: int, policies: tuple[str, ...] = POLICY_NAMES, every: int = 4) -> tuple[str, int]:
+    """The policy of a campaign's game ``index``, and the game's number among the games of that policy.
+
+    With ``targeted`` among ``policies``, every ``every``-th game is targeted; the others take the
+    other policies in turn.
+
+    >>> [policy_for(i)[0] for i in range(8)]
+    ['uniform', 'void-suits', 'hoard-hearts', 'targeted', 'moon', 'threshold', 'ties', 'targeted']
+    >>> policy_for(7), policy_for(3, ("uniform",))
+    (('targeted', 1), ('uniform', 3))
+    """
+    others = tuple(name for name in policies if name != TARGETED)
+    if TARGETED not in policies:
+        return others[index % len(others)], index // len(others)
+    if not others:
+        return TARGETED, index
+    if index % every == every - 1:
+        return TARGETED, index // every
+    played = index - index // every
+    return others[played % len(others)], played // len(others)
 
 
 
@@ -292,8 +327,8 @@ class PolicyDecider:
     def __init__(self, policy: Policy, *, any_direction: bool = False, passing: bool = True,
                  engine_deals: bool = False):
         self.policy = policy
-        self.any_direction = any_direction
-        self.passing = passing
+        self.any_direction = policy.any_direction = any_direction
+        self.passing = policy.passing = passing
         self.engine_deals = engine_deals
         self.script: list[int] = []
         self.round_starts: list[int] = []

@@ -86,8 +86,9 @@ class Report:
     known_deviations: list[str] = field(default_factory=list)
     seconds: float = 0.0
     rounds: int = 0
-    coverage: dict[str, int] = field(default_factory=dict)         # situations met (coverage.SITUATIONS)
+    coverage: dict[str, int] = field(default_factory=dict)         # rounds that reached each situation, and rounds
     incomplete: dict[str, Any] | None = None                         # {"reason": ...}: stopped before its end
+    situations: list[str] = field(default_factory=list)             # the situations of the games' rules (.situations)
 
     def add(self, case: Case) -> None:
         self.cases.append(case)
@@ -144,6 +145,9 @@ class Report:
                 "summary": self.summary(), "cases": [case.to_dict(timings=timings) for case in self.cases]}
         if self.incomplete is not None:
             data["incomplete"] = self.incomplete
+        if self.situations:
+            from hearts_ref.conformance.situations import situation_rows
+            data["situations"] = situation_rows(self.situations, self.coverage)
         return data
 
     def dumps(self, *, timings: bool = True) -> str:
@@ -160,7 +164,8 @@ class Report:
                        {k: list(v) for k, v in data.get("checks", {}).items()}, dict(data.get("steps", {})),
                        list(data.get("known_deviations", [])), float(data.get("seconds", 0.0)),
                        int(data.get("summary", {}).get("rounds", 0)), dict(data.get("coverage", {})),
-                       dict(data["incomplete"]) if data.get("incomplete") is not None else None)
+                       dict(data["incomplete"]) if data.get("incomplete") is not None else None,
+                       [str(row["name"]) for row in data.get("situations", [])])
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"malformed report ({error})", where=where) from None
 
@@ -223,6 +228,7 @@ def merge_reports(reports: list[Report], *, of: tuple[int, int] = (1, 1), comple
         merged.seconds = max(merged.seconds, report.seconds)
         merged.rounds += report.rounds
         merged.incomplete = merged.incomplete or report.incomplete
+        merged.situations = merged.situations or list(report.situations)
     return merged
 
 
@@ -349,9 +355,6 @@ def summary_renderables(report: Report) -> list[Any]:
         lines.append(f"  {len(stopped)} of {games} games stopped early, judged up to there ("
                      + ", ".join(f"{reason}: {count}" for reason, count in why.items())
                      + f"); e.g. {stopped[0].id}: {stopped[0].details['stopped']}")
-    if report.coverage:
-        reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
-        lines.append(f"  situations played through: {reached}")
     parts: list[Any] = [Text(printable(line)) for line in lines]
     rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
     if rows:
@@ -364,6 +367,7 @@ def summary_renderables(report: Report) -> list[Any]:
                                                               "checks-passed", "checks-failed", "checks-cited")),
                           "<--" if bad else "", style="bold red" if bad else None)
         parts += [Text(""), indented(table)]
+    parts += _situations_table(report)
     tail: list[str] = []
     data_failures = [c for c in report.cases if c.status in FAILING and c.kind in ("vector", "perft")]
     if data_failures:
@@ -402,6 +406,24 @@ def summary_renderables(report: Report) -> list[Any]:
     parts.append(Text(f"  verdict: {_verdict(report)}" + (" (of an incomplete run)" if report.incomplete else ""),
                       style="bold green" if code == 0 else "bold red"))
     return parts
+
+
+def _situations_table(report: Report) -> list[Any]:
+    """The situations the games played through: each with the rounds (or game ends) that reached it."""
+    from rich.text import Text
+
+    from hearts_ref.console import Table, indented
+    from hearts_ref.conformance.situations import situation_rows
+
+    rows = situation_rows(report.situations, report.coverage)
+    if not rows:
+        return []
+    table = Table("situation", "reached", "")
+    table.columns[1].justify = "right"
+    for row in rows:
+        table.add_row(str(row["name"]), str(row["count"]), "" if row["count"] else "not reached")
+    return [Text(""), Text(f"  situations played through ({report.coverage.get('rounds', 0)} rounds; "
+                           "each counted once per round that reached it):"), indented(table)]
 
 
 def _verdict(report: Report) -> str:

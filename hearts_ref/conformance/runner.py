@@ -33,13 +33,16 @@ from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.findings import GameRun
 from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.outcomes import game_case, reproduce, reproduction
-from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
+from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy, policy_for
 from hearts_ref.conformance.report import Case, Report
+from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.shrink import Budget, replay_script
+from hearts_ref.conformance.situations import applicable
+from hearts_ref.conformance.targeted import targeted_every
 from hearts_ref.conformance.suite_steps import close_engine, make_engine, run_perft_step, run_vectors_step
 
 __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
-           "shard_runs", "engine_setup_problem", "engine_capabilities", "planned_games", "games_rules",
+           "shard_runs", "game_decider", "engine_setup_problem", "engine_capabilities", "planned_games", "games_rules",
            "negative_games_for", "reproduction", "run_vectors_step", "run_perft_step"]
 
 EngineFactory = Callable[[], Engine]
@@ -67,12 +70,22 @@ def negative_games_for(games: int, negative_games: int | None) -> int:
 
 
 def planned_games(games: int, negative_games: int, shard: tuple[int, int],
-                  policies: Sequence[str] = POLICY_NAMES) -> list[tuple[str, int, str, str]]:
-    """The games shard ``shard`` plays: ``(kind, index, policy, case ID)``; game ``i`` uses policy ``i mod 6``."""
+                  policies: Sequence[str] = POLICY_NAMES, every: int = 4) -> list[tuple[str, int, str, str]]:
+    """The games shard ``shard`` plays: ``(kind, index, policy, case ID)``; every ``every``-th game is targeted,
+    the others take the random policies in turn (:func:`~hearts_ref.conformance.policies.policy_for`)."""
     planned = [("differential", i) for i in range(games) if shard_runs(i, shard)]
     planned += [("negative", i) for i in range(negative_games) if shard_runs(i, shard)]
-    return [(kind, i, policies[i % len(policies)], f"{kind}/{policies[i % len(policies)]}/{i}")
-            for kind, i in planned]
+    named = [(kind, i, policy_for(i, tuple(policies), every)[0]) for kind, i in planned]
+    return [(kind, i, policy, f"{kind}/{policy}/{i}") for kind, i, policy in named]
+
+
+def game_decider(seed: int, kind: str, index: int, capabilities: Capabilities,
+                 policies: tuple[str, ...] = POLICY_NAMES, every: int = 4) -> PolicyDecider:
+    """The decider of a campaign's game ``index`` of ``kind``: its policy, drawing from the campaign seed."""
+    policy, number = policy_for(index, policies, every)
+    rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{index}")
+    return PolicyDecider(make_policy(policy, rng, index=number), any_direction=not capabilities.multi_round,
+                         passing=capabilities.passing, engine_deals=capabilities.deals)
 
 
 def engine_setup_problem(capabilities: Capabilities, rules: Rules) -> str | None:
@@ -148,7 +161,11 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
                               else {"status": "ran", "games": count})
         if not setup_problem and count and note:
             report.steps[name]["note"] = note
-    planned = planned_games(games, negative_games, shard, policies)
+    every = targeted_every(rules)
+    planned = planned_games(games, negative_games, shard, policies, every)
+    drawn = ({"none"} if not capabilities.passing or not rules.pass_cards
+             else set(direction_options(rules)) if not capabilities.multi_round else None)
+    report.situations = report.situations or [s.name for s in applicable(rules, directions=drawn)]
     failing: list[tuple[Case, GameRun, bool]] = []
     deadline = None if time_limit is None else start + time_limit
     for done, (kind, i, policy, case_id) in enumerate(planned):
@@ -162,10 +179,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
             report.add(Case(case_id, kind, "abandoned", reason=abandoned(engine)))
             continue
         began = clock()
-        rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
-        decider = PolicyDecider(make_policy(policy, rng), any_direction=not capabilities.multi_round,
-                                passing=capabilities.passing, engine_deals=capabilities.deals)
+        decider = game_decider(seed, kind, i, capabilities, tuple(policies), every)
         run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
                        max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline)
         report.rounds += run.rounds
