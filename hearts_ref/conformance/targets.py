@@ -171,6 +171,18 @@ AIMS = {
 }
 
 
+_OUTCOMES: dict[tuple[Rules, RoundPlan], tuple[set[str], tuple[int, ...]]] = {}
+_KEPT = 2000        # outcomes remembered, so that a round built and checked is not played again to use it
+
+
+def _remember(rules: Rules, plan: RoundPlan, state: RoundState) -> tuple[set[str], tuple[int, ...]]:
+    result = RoundResult(0, 0, "none", plan.hands, (0,) * rules.players, state.tricks, state.score())
+    if len(_OUTCOMES) >= _KEPT:
+        _OUTCOMES.clear()
+    found = _OUTCOMES[rules, plan] = (set(round_situations(result, rules)), result.score.scores)
+    return found
+
+
 def _played(rules: Rules, hands: list[int], choose: Choose) -> RoundPlan | None:
     """The round played from ``hands`` (no pass) with ``choose``; None if it deadlocks or a hand is wrong."""
     try:
@@ -184,16 +196,19 @@ def _played(rules: Rules, hands: list[int], choose: Choose) -> RoundPlan | None:
         card = choose(state)
         plays.append(card)
         state = state.play(CARDS[card])
-    return RoundPlan(tuple(hands), tuple(plays), state.taken)
+    plan = RoundPlan(tuple(hands), tuple(plays), state.taken)
+    _remember(rules, plan, state)
+    return plan
 
 
 def outcome(rules: Rules, plan: RoundPlan) -> tuple[set[str], tuple[int, ...]]:
     """The ``play`` and ``round`` situations the round of ``plan`` reaches (played without a pass), and its scores."""
+    if (rules, plan) in _OUTCOMES:
+        return _OUTCOMES[rules, plan]
     state = start_round(rules, [CardSet.from_mask(h) for h in plan.hands], direction="none")
     for card in plan.plays:
         state = state.play(CARDS[card])
-    result = RoundResult(0, 0, "none", plan.hands, (0,) * rules.players, state.tricks, state.score())
-    return round_situations(result, rules), result.score.scores
+    return _remember(rules, plan, state)
 
 
 def reached(rules: Rules, plan: RoundPlan) -> set[str]:
