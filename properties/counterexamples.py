@@ -48,22 +48,33 @@ def describe_context(ctx: Context) -> str:
 
 @dataclass(frozen=True)
 class Replay:
-    """A deal (no pass) and the plays from it after which ``seat``, to move, has no legal play on the engine."""
+    """A deal (no pass) and the plays from it after which ``seat`` is to move, holding the counterexample's hand.
+
+    ``finding`` says what the engine does there (by default: it offers no legal play).
+    """
 
     hands: tuple[int, ...]
     plays: tuple[int, ...]
     seat: int
+    finding: str = ""
+
+    def with_finding(self, finding: str) -> Replay:
+        return Replay(self.hands, self.plays, self.seat, finding)
 
     def text(self) -> str:
         lines = ["  reached on the engine from this deal (no pass):"]
         lines += [f"    seat {seat}: {CardSet.from_mask(hand).glyphs()}" for seat, hand in enumerate(self.hands)]
         played = " ".join(CARDS[i].glyph for i in self.plays) or "(none)"
-        lines.append(f"    plays: {played}; then seat {self.seat} is to move and has no legal play")
+        lines.append(f"    plays: {played}; then seat {self.seat} is to move and "
+                     + (self.finding or "has no legal play"))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hands": [str(CardSet.from_mask(h)) for h in self.hands],
-                "plays": [str(CARDS[i]) for i in self.plays], "stuck_seat": self.seat}
+        found = {"hands": [str(CardSet.from_mask(h)) for h in self.hands],
+                 "plays": [str(CARDS[i]) for i in self.plays], "stuck_seat": self.seat}
+        if self.finding:
+            found["finding"] = self.finding
+        return found
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,10 @@ class Counterexample:
 
     def with_replay(self, replay: Replay | None) -> Counterexample:
         return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes)
+
+    def with_notes(self, *notes: str) -> Counterexample:
+        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, self.replay,
+                              self.notes + notes)
 
     def text(self) -> str:
         """The counterexample as a few readable lines."""

@@ -39,6 +39,8 @@ class ProofResult:
     detail: str = ""
     changes: dict[str, Any] = field(default_factory=dict)   # the variant values that differ from the default
     shared_with: str = ""      # the rules whose proof this is too (same values of the invariant's parameters)
+    argument: tuple[str, ...] = ()          # GAME-ENDS: the steps of the bound's proof, in words
+    witness: dict[str, Any] | None = None   # GAME-ENDS: the game that never ends, replayed on the engine
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -65,7 +67,8 @@ class ProofResult:
                 "rules": self.rules, "changes": dict(self.changes), "method": self.method, "status": self.status,
                 "expected": self.expected, "matches": self.matches, "seconds": round(self.seconds, 4),
                 "queries": self.queries, "detail": self.detail, "shared_with": self.shared_with or None,
-                "counterexamples": [example.to_dict() for example in self.counterexamples]}
+                "counterexamples": [example.to_dict() for example in self.counterexamples],
+                "argument": list(self.argument), "witness": self.witness}
 
 
 def all_match(results: Sequence[ProofResult]) -> bool:
@@ -76,14 +79,15 @@ def all_match(results: Sequence[ProofResult]) -> bool:
 def table(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None) -> str:
     """Return the console report: an invariant × rules table per method, the counterexamples, the verdict."""
     lines: list[str] = []
-    for method in ("context", "inductive"):
+    for method in ("context", "game", "inductive"):
         chosen = [r for r in results if r.method == method]
         if not chosen:
             continue
         columns = list(dict.fromkeys(r.rules for r in chosen))
         rows = list(dict.fromkeys(r.invariant for r in chosen))
         cells = {(r.invariant, r.rules): r.cell() for r in chosen}
-        title = "Per-context proofs" if method == "context" else "Inductive proofs (every reachable state)"
+        title = {"context": "Per-context proofs", "game": "Game-level proofs (a bound on the rounds, or a game without "
+                 "end)", "inductive": "Inductive proofs (every reachable state)"}[method]
         first = max(len(row) for row in rows + ["invariant"])
         widths = [max([len(c)] + [len(cells.get((row, c), "")) for row in rows]) for c in columns]
         lines.append(f"{title}:")
@@ -109,6 +113,11 @@ def table(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None
     for r in results:
         if r.detail and r.status not in (PROVED, NOT_APPLICABLE, REFUTED):
             lines.append(f"{r.invariant} under {r.rules} ({r.method}): {r.status}: {r.detail}")
+    for r in results:
+        if r.witness and not r.shared_with:
+            lines.append(f"{r.invariant} under {r.rules} ({r.method}): refuted: {r.witness['summary']}")
+        elif r.argument and not r.shared_with and r.status == PROVED:
+            lines.append(f"{r.invariant} under {r.rules} ({r.method}): proved: {r.argument[0]}")
     wrong = [r for r in results if not r.matches]
     if combinations and not combinations["all_expected"]:
         lines.append("FAILED: some variant combinations do not have the expected outcome.")
