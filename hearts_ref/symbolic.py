@@ -38,7 +38,7 @@ from z3 import z3core
 from hearts_ref.cards import CARDS
 
 __all__ = ["SymbolicCardSet", "SymbolicCard", "SymbolicBit", "SymbolicNumber", "Symbolic", "SYMBOLIC", "Bit", "Path", "explore",
-           "exploring", "as_z3", "all_of", "any_of", "negation", "implies", "iff", "int_sum", "int_value"]
+           "exploring", "union_of", "as_z3", "all_of", "any_of", "negation", "implies", "iff", "int_sum", "int_value"]
 
 Bit = Union[bool, z3.BoolRef]
 
@@ -108,6 +108,13 @@ def _bit(value: Any) -> Bit:
     return value.term if isinstance(value, SymbolicBit) else value
 
 
+def _canonical(terms: list[Any]) -> list[Any]:
+    """The terms of a commutative operation in one fixed order (by z3's id), without repeats: the same operands in
+    any order give the very same term, which z3 and the prover's cache then share."""
+    unique = {t.get_id(): t for t in terms}
+    return [unique[key] for key in sorted(unique)]
+
+
 def all_of(bits: Iterable[Any]) -> Bit:
     """The conjunction of ``bits`` (Python bools folded away)."""
     terms = []
@@ -119,7 +126,9 @@ def all_of(bits: Iterable[Any]) -> Bit:
             terms.append(bit)
     if not terms:
         return True
-    return terms[0] if len(terms) == 1 else _wrap(_BoolRef, _MK_AND(_REF, len(terms), _array(terms)))
+    if len(terms) == 1:
+        return terms[0]
+    return _wrap(_BoolRef, _MK_AND(_REF, len(terms), _array(_canonical(terms))))
 
 
 def any_of(bits: Iterable[Any]) -> Bit:
@@ -133,7 +142,9 @@ def any_of(bits: Iterable[Any]) -> Bit:
             terms.append(bit)
     if not terms:
         return False
-    return terms[0] if len(terms) == 1 else _wrap(_BoolRef, _MK_OR(_REF, len(terms), _array(terms)))
+    if len(terms) == 1:
+        return terms[0]
+    return _wrap(_BoolRef, _MK_OR(_REF, len(terms), _array(_canonical(terms))))
 
 
 def negation(bit: Any) -> Bit:
@@ -241,9 +252,10 @@ class Path(NamedTuple):
 class _Explorer:
     """Answers branch questions from a prefix of decisions, True first, and records the path taken."""
 
-    def __init__(self, prefix: list[bool], assumed: frozenset[int]):
+    def __init__(self, prefix: list[bool], assumed: frozenset[int], feasible: Any = None):
         self.prefix = prefix
         self.assumed = assumed
+        self.feasible = feasible       # None, or a callable: may these conditions all hold?
         self.trace: list[bool] = []
         self.conditions: list[Any] = []
         self.known: dict[int, int] = {}             # a number's term id -> the value this path gave it
@@ -257,6 +269,12 @@ class _Explorer:
             return z3.is_true(condition)
         if condition.get_id() in self.assumed:
             return True
+        if self.feasible is not None and len(self.trace) >= len(self.prefix):
+            # A new branch: take it only both ways if both ways can hold (the other is then a later path).
+            holds, fails = (self.feasible(self.conditions + [c]) for c in (condition, negation(condition)))
+            if not (holds and fails):
+                self.conditions.append(condition if holds else negation(condition))
+                return holds
         step = len(self.trace)
         choice = self.prefix[step] if step < len(self.prefix) else True
         self.trace.append(choice)
@@ -299,21 +317,56 @@ def _decide(condition: Any, what: str) -> bool:
     return _EXPLORERS[-1].decide(condition)
 
 
+class _Feasible:
+    """Whether branch conditions can all hold: asked of one incremental z3 solver that follows the search.
+
+    The conditions of successive questions share long prefixes (a depth-first search), so the solver keeps
+    the prefix asserted and asks about the last condition as an assumption; each answer is kept.
+    """
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[int, ...], bool] = {}
+        self.solver = z3.Solver()
+        self.asserted: list[int] = []
+
+    def __call__(self, conditions: list[Any]) -> bool:
+        terms = [c for c in conditions if not isinstance(c, bool)]
+        key = tuple(c.get_id() for c in terms)
+        if key in self.known:
+            return self.known[key]
+        prefix, last = terms[:-1], terms[-1:]
+        shared = 0
+        while shared < min(len(prefix), len(self.asserted)) and self.asserted[shared] == key[shared]:
+            shared += 1
+        while len(self.asserted) > shared:
+            self.solver.pop()
+            self.asserted.pop()
+        for term in prefix[shared:]:
+            self.solver.push()
+            self.solver.add(term)
+            self.asserted.append(term.get_id())
+        self.known[key] = self.solver.check(*last) != z3.unsat
+        return self.known[key]
+
+
 def explore(function: Callable[..., Any], *args: Any, assume: Iterable[Any] = (), limit: int = 4096,
-            **kwargs: Any) -> list[Path]:
+            prune: bool = False, **kwargs: Any) -> list[Path]:
     """Return every path through ``function(*args, **kwargs)``: each branch on a symbolic value taken both ways.
 
     A branch whose condition is one of the ``assume`` terms (the very term, as z3 shares
     equal terms) is taken only the way they say: the caller's claim assumes them. Paths
     whose conditions contradict one another are included; the caller checks which are
-    satisfiable. An exception raised on a path is its result. Raises RuntimeError past
+    satisfiable — or, with ``prune``, z3 is asked at each new branch whether both ways can
+    hold, and only those are taken (for code that compares numbers many times, such as a
+    maximum). An exception raised on a path is its result. Raises RuntimeError past
     ``limit`` paths.
     """
     assumed = frozenset(as_z3(term).get_id() for term in assume if not isinstance(term, bool))
+    feasible = _Feasible() if prune else None
     paths: list[Path] = []
     prefix: list[bool] = []
     while True:
-        explorer = _Explorer(prefix, assumed)
+        explorer = _Explorer(prefix, assumed, feasible)
         _EXPLORERS.append(explorer)
         try:
             result = function(*args, **kwargs)
@@ -530,7 +583,10 @@ class SymbolicCardSet:
                 return SymbolicCardSet(0)
             if b == _ALL:
                 return SymbolicCardSet(a)
-        return SymbolicCardSet(_wrap(_BitVecRef, _MK_BVAND(_REF, a.ast, _as_vector(b).ast)))
+        b = _as_vector(b)
+        if not isinstance(a, int) and a.get_id() > b.get_id():
+            a, b = b, a
+        return SymbolicCardSet(_wrap(_BitVecRef, _MK_BVAND(_REF, a.ast, b.ast)))
 
     __rand__ = __and__
 
@@ -547,7 +603,10 @@ class SymbolicCardSet:
                 return SymbolicCardSet(a)
             if b == _ALL:
                 return SymbolicCardSet(_ALL)
-        return SymbolicCardSet(_wrap(_BitVecRef, _MK_BVOR(_REF, a.ast, _as_vector(b).ast)))
+        b = _as_vector(b)
+        if a.get_id() > b.get_id():
+            a, b = b, a
+        return SymbolicCardSet(_wrap(_BitVecRef, _MK_BVOR(_REF, a.ast, b.ast)))
 
     __ror__ = __or__
 
@@ -645,6 +704,23 @@ class SymbolicCardSet:
 
     def __repr__(self) -> str:
         return f"SymbolicCardSet({self.term:#x})" if isinstance(self.term, int) else f"SymbolicCardSet({self.term})"
+
+
+def union_of(sets: Iterable[Any]) -> Any:
+    """The cards held by any of ``sets`` (card sets or masks), built in one fixed order whatever the order given."""
+    known, terms = 0, {}
+    for cards in sets:
+        term = cards.term if isinstance(cards, SymbolicCardSet) else cards
+        if isinstance(term, int):
+            known |= term
+        else:
+            terms[term.get_id()] = term
+    if not terms:
+        return known
+    found = SymbolicCardSet(known) if known else None
+    for key in sorted(terms):
+        found = SymbolicCardSet(terms[key]) if found is None else found | SymbolicCardSet(terms[key])
+    return found
 
 
 def _set_term(value: Any) -> Any:

@@ -143,7 +143,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("GAME-END-AS-STATED",
               "From any totals the engine ends the game exactly when END-THRESHOLD and WIN-TIE say so, and names "
               "exactly the winners WIN-LOWEST and WIN-TIE name.",
-              ("END-THRESHOLD", "WIN-LOWEST", "WIN-TIE"), GAME_END, ("context",), "game"),
+              ("END-THRESHOLD", "WIN-LOWEST", "WIN-TIE"),
+              ("players", "end_threshold", "end_comparison", "max_rounds", "ties"), ("context",), "game"),
     Invariant("ROUND-PLAYS-EVERY-CARD",
               "A round ends after exactly hand-size tricks, with every card dealt played once and taken by one player.",
               ("TRICK-ORDER", "DEAL-HANDS", "DECK-REMOVED"), ("players",), ("inductive", "engine")),

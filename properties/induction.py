@@ -28,12 +28,12 @@ import z3
 
 from hearts_ref.legality import Context
 from hearts_ref.round import RoundState, dealt_state
-from hearts_ref.symbolic import SYMBOLIC, all_of, any_of, as_z3, explore, implies
+from hearts_ref.symbolic import SYMBOLIC, all_of, any_of, as_z3, explore, implies, union_of
 from hearts_ref.variants import Rules
 from properties import statements as said
 from properties.logic import HEARTS, QUEEN_OF_SPADES, suit
 from properties.solving import Claim, card_variables, count_split, exactly_one_place, subset
-from properties.transitions import LED, Shape, explored_play, shapes, symbolic_round
+from properties.transitions import LED, Shape, explored_play, real_states, shapes, symbolic_round, witness_of
 
 __all__ = ["PARTS", "invariant_parts", "initial_claims", "step_claims", "consequence_claims", "all_claims",
            "inductive_results", "InductiveClaim"]
@@ -101,9 +101,7 @@ def invariant_parts(state: RoundState, tricks: Any, *, only: str | None = None) 
 
     def broken() -> Any:
         breakers = HEARTS | (QUEEN_OF_SPADES if rules.qs_breaks_hearts else 0)
-        played: Any = 0
-        for cards in list(state.taken) + trick:
-            played = cards | played
+        played = union_of(list(state.taken) + trick)
         return implies(ctx.hearts_broken, S.non_empty(played & breakers))
 
     def led() -> Any:
@@ -161,8 +159,15 @@ def step_claims(rules: Rules) -> Iterator[InductiveClaim]:
             if "sizes" in parts:   # counting: the card, one card of the mover's hand (lemma), and the per-card lemmas
                 given = [subset(card, mover), card.count() == 1] + counting + [before[p] for p in needs]
             else:
-                given = hypotheses + [before[p] for p in needs]
-            claim = Claim(f"{name} of Inv kept: {shape.describe(n)}", tuple(given), all_of(goals), (("card", card),))
+                # Any card of the mover's hand, past the engine's legality check: a stronger claim than for legal
+                # cards (and the same for every set of rules that breaks hearts alike), except on the first lead,
+                # where the opening part needs the card to be a legal lead.
+                legal = [] if shape.context.first_trick and shape.position == 0 else [hypotheses[1]]
+                given = [h for h in hypotheses if all(h is not x for x in legal)] + [subset(card, mover)] \
+                    + [before[p] for p in needs]
+            real = real_states(rules).get((shape.leader, shape.position, shape.context))
+            claim = Claim(f"{name} of Inv kept: {shape.describe(n)}", tuple(given), all_of(goals), (("card", card),),
+                          witness=witness_of(state, real, tricks=tricks))
             yield InductiveClaim(PARTS[parts[0]][0], "step", claim, shape, state)
         ended = [implies(p.condition_without_numbers(), (p.value(p.result.to_play) == -1) == (after_tricks == size))
                  for p in paths if isinstance(p.result, RoundState)]

@@ -24,7 +24,7 @@ from typing import Any
 
 from hearts_ref.cards import parse_card
 from hearts_ref.symbolic import (
-    SymbolicCardSet, SymbolicNumber, all_of, any_of, as_z3, iff, implies, int_sum, negation,
+    SymbolicCardSet, SymbolicNumber, all_of, any_of, as_z3, iff, implies, int_sum, negation, union_of,
 )
 
 __all__ = ["RANKS", "SUIT_LETTERS", "card", "suit", "HEARTS", "QUEEN_OF_SPADES", "JACK_OF_DIAMONDS", "POINT_CARDS",
@@ -113,10 +113,7 @@ def same_cards(a: Any, b: Any) -> Any:
 
 def union(sets: Iterable[Any]) -> Any:
     """The cards held by any of the sets."""
-    found: Any = 0
-    for cards in sets:
-        found = cards | found if isinstance(cards, SymbolicCardSet) else found | cards
-    return found
+    return union_of(sets)
 
 
 def number_of(cards: Any, among: int) -> Any:

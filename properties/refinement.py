@@ -262,21 +262,24 @@ def _symbolic_totals(rules: Rules) -> tuple[SymbolicNumber, ...]:
 def game_end_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Claim]:
     """GAME-END-AS-STATED: from any totals, after any of a few rounds, ``Game._finish`` ends the game exactly when
     END-THRESHOLD and WIN-TIE say so, and ``winners`` names exactly the players WIN-LOWEST names."""
+    rules = Rules(players=rules.players, pass_cycle="left-right-none" if rules.players % 2 else "left-right-across-none",
+                  end_threshold=rules.end_threshold, end_comparison=rules.end_comparison, max_rounds=rules.max_rounds,
+                  ties=rules.ties)   # the end of the game reads only these; the scores are those of a few rounds
     totals = _symbolic_totals(rules)
     claims = []
     before = [0] + ([rules.max_rounds - 1] if rules.max_rounds > 1 else [])
-    for state in _rounds_to_score(rules):
+    for state in _rounds_to_score(rules)[:1]:   # the totals are symbolic: one round's scores shift them as any would
         scores = state.score().scores
         for played in before:
             game = Game(rules, None, (None,) * played, totals, None, False)
             goals = []
-            for path in explore(Game._finish, game, state):
+            for path in explore(Game._finish, game, state, prune=True):
                 after = path.result
                 right = False if path.raised else iff(after.over, said.game_ends(rules, after.totals, played + 1))
                 goals.append(implies(path.condition, right))
             claims.append(Claim(f"after round {played + 1} scoring {', '.join(map(str, scores))}", (), all_of(goals)))
     goals = []
-    for path in explore(winners, totals):
+    for path in explore(winners, totals, prune=True):
         right = False if path.raised else all_of(
             iff(seat in path.result, said.win_lowest(rules, totals, seat)) for seat in range(rules.players))
         goals.append(implies(path.condition, right))
@@ -295,7 +298,7 @@ def totals_are_sums(rules: Rules, legality: LegalityFunction | None) -> list[Cla
         game = Game(canonical, None, (), totals, None, False)
         goals = [implies(path.condition, False if path.raised else said.score_total(canonical, totals, scores,
                                                                                      path.result.totals))
-                 for path in explore(Game._finish, game, state)]
+                 for path in explore(Game._finish, game, state, prune=True)]
         claims.append(Claim(f"a round scoring {', '.join(map(str, scores))} added to any totals", (), all_of(goals)))
     return claims
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import z3
 
-from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet, all_of, any_of, as_z3, implies, int_sum, negation
+from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet, all_of, any_of, as_z3, implies, int_sum, negation, union_of
 from hearts_ref.variants import Rules
 
 __all__ = ["PROVED", "REFUTED", "UNCONFIRMED", "VACUOUS", "IMPOSSIBLE", "TIMED_OUT", "ERROR", "NOT_APPLICABLE",
@@ -200,10 +200,8 @@ def exactly_one_place(places: Sequence[SymbolicCardSet], cards: int) -> list[Any
     card, and together they hold every card of ``cards`` and no other."""
     places = [p if isinstance(p, SymbolicCardSet) else SymbolicCardSet(p) for p in places]
     claims = [(places[a] & places[b]).is_empty_bit() for a in range(len(places)) for b in range(a + 1, len(places))]
-    together = SymbolicCardSet(0)
-    for place in places:
-        together = together | place
-    claims.append(together.same_as(cards))
+    together = union_of(places)
+    claims.append(together.same_as(cards) if isinstance(together, SymbolicCardSet) else together == cards)
     return [c for c in claims if c is not True]
 
 

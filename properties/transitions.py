@@ -84,10 +84,14 @@ def canonical_rules(players: int) -> Rules:
 
 
 def symbolic_round(rules: Rules, shape: Shape, name: str = "") -> RoundState:
-    """A state of ``shape`` with fresh variables for the hands, the piles taken and the cards on the trick."""
+    """A state of ``shape`` with fresh variables for the hands, the piles taken and the cards on the trick.
+
+    The variables are named from the leader (``hand+1`` is the hand of the seat after it), so that a rule
+    that treats every seat alike gives the very same formulas whoever leads: z3 then answers them once.
+    """
     n = rules.players
-    hands = tuple(card_variables(f"{name}hand{s}", rules) for s in range(n))
-    taken = tuple(card_variables(f"{name}taken{s}", rules) for s in range(n))
+    hands = tuple(card_variables(f"{name}hand+{(s - shape.leader) % n}", rules) for s in range(n))
+    taken = tuple(card_variables(f"{name}taken+{(s - shape.leader) % n}", rules) for s in range(n))
     trick = tuple(SymbolicCard(card_variables(f"{name}trick{j}", rules)) for j in range(shape.position))
     seat = shape.seat(n)
     legal = legal_plays(hands[seat], shape.context, rules, S)
@@ -150,8 +154,9 @@ def witness_of(state: RoundState, real: tuple[RoundState, int] | None, name: str
     if real is None:
         return ()
     concrete, index = real
-    pairs = [(z3.BitVec(f"{name}hand{s}", 52), h) for s, h in enumerate(concrete.hands)]
-    pairs += [(z3.BitVec(f"{name}taken{s}", 52), t) for s, t in enumerate(concrete.taken)]
+    n, leader = len(concrete.hands), concrete.leader
+    pairs = [(z3.BitVec(f"{name}hand+{(s - leader) % n}", 52), h) for s, h in enumerate(concrete.hands)]
+    pairs += [(z3.BitVec(f"{name}taken+{(s - leader) % n}", 52), t) for s, t in enumerate(concrete.taken)]
     pairs += [(z3.BitVec(f"{name}trick{j}", 52), 1 << c) for j, c in enumerate(concrete.trick)]
     pairs.append((z3.BitVec(card, 52), 1 << index))
     if tricks is not None:
