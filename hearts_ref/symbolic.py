@@ -126,9 +126,10 @@ def all_of(bits: Iterable[Any]) -> Bit:
             terms.append(bit)
     if not terms:
         return True
+    terms = _canonical(terms)
     if len(terms) == 1:
         return terms[0]
-    return _wrap(_BoolRef, _MK_AND(_REF, len(terms), _array(_canonical(terms))))
+    return _wrap(_BoolRef, _MK_AND(_REF, len(terms), _array(terms)))
 
 
 def any_of(bits: Iterable[Any]) -> Bit:
@@ -142,9 +143,10 @@ def any_of(bits: Iterable[Any]) -> Bit:
             terms.append(bit)
     if not terms:
         return False
+    terms = _canonical(terms)
     if len(terms) == 1:
         return terms[0]
-    return _wrap(_BoolRef, _MK_OR(_REF, len(terms), _array(_canonical(terms))))
+    return _wrap(_BoolRef, _MK_OR(_REF, len(terms), _array(terms)))
 
 
 def negation(bit: Any) -> Bit:
@@ -328,6 +330,7 @@ class _Feasible:
         self.known: dict[tuple[int, ...], bool] = {}
         self.solver = z3.Solver()
         self.asserted: list[int] = []
+        self.kept: list[list[Any]] = []
 
     def __call__(self, conditions: list[Any]) -> bool:
         terms = [c for c in conditions if not isinstance(c, bool)]
@@ -346,6 +349,7 @@ class _Feasible:
             self.solver.add(term)
             self.asserted.append(term.get_id())
         self.known[key] = self.solver.check(*last) != z3.unsat
+        self.kept.append(terms)      # the terms live on, so their ids in the keys stay theirs
         return self.known[key]
 
 
@@ -457,6 +461,12 @@ class SymbolicNumber:
         return SymbolicNumber(self.term * other, values)
 
     __rmul__ = __mul__
+
+    def __mod__(self, other: int) -> Any:
+        """The remainder, on the path being explored (one branch per value the number can take)."""
+        if not isinstance(other, int):
+            return NotImplemented
+        return int(self) % other
 
     def __eq__(self, other: object) -> bool:   # type: ignore[override]
         if isinstance(other, int) and _EXPLORERS:
@@ -686,8 +696,9 @@ class SymbolicCardSet:
             if len(_COUNTS) > 20000:
                 _COUNTS.clear()
             one, zero = int_value(1), int_value(0)
-            _COUNTS[key] = (self.term, int_sum([_wrap(_ArithRef, _MK_ITE(_REF, self.contains(i).ast, one.ast, zero.ast))
-                                                for i in range(_WIDTH)]))
+            bits = [self.contains(i) for i in range(_WIDTH)]   # held here: a term passed on by its pointer must live
+            _COUNTS[key] = (self.term, int_sum([_wrap(_ArithRef, _MK_ITE(_REF, bit.ast, one.ast, zero.ast))
+                                                for bit in bits]))
         return _COUNTS[key][1]
 
     def bit_count(self) -> Any:

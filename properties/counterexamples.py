@@ -24,7 +24,7 @@ import z3
 from hearts_ref.cards import CARDS, Suit
 from hearts_ref.cardset import BITS, CardSet, bits_of
 from hearts_ref.legality import Context
-from hearts_ref.symbolic import SymbolicCardSet
+from hearts_ref.symbolic import SymbolicCardSet, as_z3
 from hearts_ref.variants import Rules
 
 __all__ = ["Replay", "Counterexample", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
@@ -88,18 +88,21 @@ class Counterexample:
     hand: int | None = None
     replay: Replay | None = None
     notes: tuple[str, ...] = ()
+    numbers: tuple[tuple[str, int], ...] = ()    # the numbers of the refutation (totals, say), by name
 
     def with_replay(self, replay: Replay | None) -> Counterexample:
-        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes)
+        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes,
+                              self.numbers)
 
     def with_notes(self, *notes: str) -> Counterexample:
         return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, self.replay,
-                              self.notes + notes)
+                              self.notes + notes, self.numbers)
 
     def text(self) -> str:
         """The counterexample as a few readable lines."""
         lines = [f"{self.invariant} refuted: {self.where}"]
         lines += [f"  {name}: {cards_text(mask)}" for name, mask in self.sets]
+        lines += [f"  {name}: {number}" for name, number in self.numbers]
         if self.context is not None:
             lines.append(f"  context: {describe_context(self.context)}")
         lines += [f"  {note}" for note in self.notes]
@@ -117,17 +120,19 @@ class Counterexample:
                                                  "first_trick": ctx.first_trick, "hearts_broken": ctx.hearts_broken},
             "hand": None if self.hand is None else str(CardSet.from_mask(self.hand)),
             "replay": None if self.replay is None else self.replay.to_dict(),
-            "notes": list(self.notes),
+            "notes": list(self.notes), "numbers": dict(self.numbers),
         }
 
 
 def from_model(invariant: str, where: str, shown: tuple[tuple[str, SymbolicCardSet], ...], model: z3.ModelRef, *,
                context: Context | None = None, hand: SymbolicCardSet | None = None,
                notes: tuple[str, ...] = ()) -> Counterexample:
-    """Read a counterexample from a z3 ``model``: the concrete value of each shown card set."""
-    sets = tuple((name, cards.evaluate(model)) for name, cards in shown)
+    """Read a counterexample from a z3 ``model``: the concrete value of each shown card set (and number)."""
+    sets = tuple((name, cards.evaluate(model)) for name, cards in shown if isinstance(cards, SymbolicCardSet))
+    numbers = tuple((name, model.eval(as_z3(value), model_completion=True).as_long()) for name, value in shown
+                    if not isinstance(value, SymbolicCardSet))
     return Counterexample(invariant, where, sets, context, None if hand is None else hand.evaluate(model),
-                          notes=notes)
+                          notes=notes, numbers=numbers)
 
 
 def simplest_stuck_hand(hand: int, fits: Any, stuck: Any, rules: Rules) -> int:

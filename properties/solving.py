@@ -199,10 +199,13 @@ def exactly_one_place(places: Sequence[SymbolicCardSet], cards: int) -> list[Any
     """The claims that each card of the mask ``cards`` is in exactly one of ``places``: no two places share a
     card, and together they hold every card of ``cards`` and no other."""
     places = [p if isinstance(p, SymbolicCardSet) else SymbolicCardSet(p) for p in places]
-    claims = [(places[a] & places[b]).is_empty_bit() for a in range(len(places)) for b in range(a + 1, len(places))]
-    together = union_of(places)
-    claims.append(together.same_as(cards) if isinstance(together, SymbolicCardSet) else together == cards)
-    return [c for c in claims if c is not True]
+
+    def build() -> list[Any]:
+        claims = [(places[a] & places[b]).is_empty_bit() for a in range(len(places)) for b in range(a + 1, len(places))]
+        together = union_of(places)
+        claims.append(together.same_as(cards) if isinstance(together, SymbolicCardSet) else together == cards)
+        return [c for c in claims if c is not True]
+    return list(_once(("one_place",) + tuple(sorted(_ids(places), key=str)) + (cards,), tuple(places), build))
 
 
 def exactly_one_place_by_card(places: Sequence[SymbolicCardSet], cards: int) -> list[Any]:
@@ -219,7 +222,24 @@ def _exactly_one(bits: Sequence[Any]) -> Any:
 def _indicator(bit: Any) -> Any:
     if isinstance(bit, bool):
         return int(bit)
-    return z3.If(as_z3(bit), 1, 0)
+    return SYMBOLIC.when(bit, 1, 0).term
+
+
+_MADE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _once(key: tuple[Any, ...], keep: tuple[Any, ...], build: Any) -> Any:
+    """The value ``build()`` gives, made once per key (term ids; the terms are kept, so the ids stay theirs)."""
+    if key not in _MADE:
+        if len(_MADE) > 20000:
+            _MADE.clear()
+        _MADE[key] = (keep, build())
+    return _MADE[key][1]
+
+
+def _ids(sets: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(s.term.get_id() if isinstance(s, SymbolicCardSet) and s.known is None else
+                 ("mask", s.known if isinstance(s, SymbolicCardSet) else s) for s in sets)
 
 
 def count_split(whole: SymbolicCardSet, part: SymbolicCardSet) -> tuple[SymbolicCardSet, list[Any]]:
@@ -231,13 +251,16 @@ def count_split(whole: SymbolicCardSet, part: SymbolicCardSet) -> tuple[Symbolic
     given as they are, not as implications, so that z3 sums them without splitting cases.
     """
     rest = whole & ~part
-    premises, lemmas = [], []
-    for i in range(52):
-        w, p, r = whole.contains(i), part.contains(i), rest.contains(i)
-        if not all(isinstance(b, bool) for b in (w, p, r)):
-            premises.append(implies(p, w))
-            lemmas.append(_indicator(r) == _indicator(w) - _indicator(p))
-    return rest, premises + lemmas
+
+    def build() -> list[Any]:
+        premises, lemmas = [], []
+        for i in range(52):
+            w, p, r = whole.contains(i), part.contains(i), rest.contains(i)
+            if not all(isinstance(b, bool) for b in (w, p, r)):
+                premises.append(implies(p, w))
+                lemmas.append(_indicator(r) == _indicator(w) - _indicator(p))
+        return premises + lemmas
+    return rest, _once(("count_split",) + _ids([whole, part]), (whole, part), build)
 
 
 def count_union(a: SymbolicCardSet, b: SymbolicCardSet) -> tuple[SymbolicCardSet, list[Any]]:

@@ -31,7 +31,7 @@ import z3
 from hearts_ref.cards import Suit
 from hearts_ref.legality import Context, legal_plays
 from hearts_ref.round import RoundState, dealt_state, trick_winner
-from hearts_ref.symbolic import SYMBOLIC, Path, SymbolicCard, all_of, any_of, as_z3, explore, implies
+from hearts_ref.symbolic import SYMBOLIC, Path, SymbolicCard, all_of, any_of, as_z3, explore, implies, negation
 from hearts_ref.variants import Rules
 from properties import statements as said
 from properties.logic import suit
@@ -122,7 +122,7 @@ def explored_play(state: RoundState, name: str = "card") -> tuple[Any, list[Path
     if len(trick) == rules.players:   # the hands stay equal (the inductive proof shows it): all empty, or none
         after = [h & ~card if s == state.to_play else h for s, h in enumerate(state.hands)]
         empty = [as_z3(S.is_empty(h)) for h in after]
-        hypotheses.append(z3.Or(z3.And(empty), z3.Not(z3.Or(empty))))
+        hypotheses.append(any_of([all_of(empty), negation(any_of(empty))]))
     paths = explore(RoundState.play, state, SymbolicCard(card), S, assume=[legal])
     return card, paths, hypotheses
 
