@@ -260,9 +260,10 @@ CLAIMS: dict[str, Callable[[Rules, LegalityFunction], list[Claim]]] = {
 def claims_for(invariant_id: str, rules: Rules, legality: LegalityFunction | None = None) -> list[Claim]:
     """Return the per-context claims of ``invariant_id`` under ``rules``, with ``legality`` as the rule under test."""
     from properties.refinement import REFINEMENTS   # the statements' claims, made the same way
+    from properties.transitions import play_steps_as_stated
 
     if legality is None:
         from hearts_ref import legality as module
         legality = module.legal_plays
-    makers = {**CLAIMS, **REFINEMENTS}
+    makers = {**CLAIMS, **REFINEMENTS, "PLAY-STEPS-AS-STATED": play_steps_as_stated}
     return makers[invariant_id](rules, legality)

@@ -49,8 +49,9 @@ PARTS = {
     "led": ("LEGAL-MOVE-EXISTS", ("led", "trick")),
     "sizes": ("LEGAL-MOVE-EXISTS", ("sizes", "trick")),
 }
-# The parts about card sets only: proved together, per shape, by one bit-blasting query.
-CARD_PARTS = ("conservation", "trick", "opening", "broken", "led")
+# The parts about card sets only, proved together per shape: where the cards are, and the context of the next play.
+CARD_PLACES = ("conservation", "trick", "opening")
+CONTEXT_PARTS = ("led", "broken")
 
 
 class InductiveClaim(NamedTuple):
@@ -149,32 +150,33 @@ def step_claims(rules: Rules) -> Iterator[InductiveClaim]:
         after_tricks = tricks + 1 if complete else tricks
         afters = [None if p.raised or not isinstance(p.result, RoundState) else
                   p.result._replace(leader=p.value(p.result.leader), to_play=p.value(p.result.to_play)) for p in paths]
-        groups = [(CARD_PARTS, "the card parts"), (("sizes",), "sizes")]
-        for parts, name in groups:
-            # Which seat won does not matter to Inv: each path's goal is claimed without that condition (stronger).
-            goals = [implies(p.condition if after is None else p.condition_without_numbers(), False if after is None else
+        # Where the cards are (conservation, trick, opening): the same on every path but for the pile the winner
+        # takes, and true whichever seat wins, so each path's goal is claimed with no condition at all (a stronger
+        # claim, and one that does not depend on the rules for breaking hearts). Any card of the mover's hand is
+        # taken past the engine's legality check (stronger than for legal cards), except on the first lead,
+        # where the opening part needs the card to be a legal lead.
+        legal = [] if shape.context.first_trick and shape.position == 0 else [hypotheses[1]]
+        hand_card = [h for h in hypotheses if all(h is not x for x in legal)] + [subset(card, mover)]
+        real = real_states(rules).get((shape.leader, shape.position, shape.context))
+        witness = witness_of(state, real, tricks=tricks)
+        for parts, name, conditioned in ((CARD_PLACES, "the cards", False), (CONTEXT_PARTS, "the context", True)):
+            goals = [implies(p.condition if after is None or conditioned else True, False if after is None else
                              all_of(invariant_parts(after, after_tricks, only=part) for part in parts))
                      for p, after in zip(paths, afters)]
             needs = sorted({need for part in parts for need in PARTS[part][1]})
-            if "sizes" in parts:   # counting: the card, one card of the mover's hand (lemma), and the per-card lemmas
-                given = [subset(card, mover), card.count() == 1] + counting + [before[p] for p in needs]
-            else:
-                # Any card of the mover's hand, past the engine's legality check: a stronger claim than for legal
-                # cards (and the same for every set of rules that breaks hearts alike), except on the first lead,
-                # where the opening part needs the card to be a legal lead.
-                legal = [] if shape.context.first_trick and shape.position == 0 else [hypotheses[1]]
-                given = [h for h in hypotheses if all(h is not x for x in legal)] + [subset(card, mover)] \
-                    + [before[p] for p in needs]
-            real = real_states(rules).get((shape.leader, shape.position, shape.context))
-            claim = Claim(f"{name} of Inv kept: {shape.describe(n)}", tuple(given), all_of(goals), (("card", card),),
-                          witness=witness_of(state, real, tricks=tricks))
-            yield InductiveClaim(PARTS[parts[0]][0], "step", claim, shape, state)
-        ended = [implies(p.condition_without_numbers(), (p.value(p.result.to_play) == -1) == (after_tricks == size))
-                 for p in paths if isinstance(p.result, RoundState)]
-        if complete:
-            claim = Claim(f"the round ends exactly after {size} tricks: {shape.describe(n)}",
-                          tuple([subset(card, mover), card.count() == 1, before["sizes"]] + counting), all_of(ended))
-            yield InductiveClaim("ROUND-PLAYS-EVERY-CARD", "step", claim, shape, state)
+            yield InductiveClaim(PARTS[parts[0]][0], "step",
+                                 Claim(f"{name} of Inv kept: {shape.describe(n)}", tuple(hand_card + [before[p] for p in needs]),
+                                       all_of(goals), (("card", card),), witness=witness), shape, state)
+        # The sizes: every path leaves the same hands, so its goal needs no condition; and the round ends (the
+        # engine plays no more) exactly when the tricks done reach the hand size.
+        goals = [False if after is None else invariant_parts(after, after_tricks, only="sizes") for after in afters]
+        ended = [implies(p.condition_without_numbers(), (after.to_play == -1) == (after_tricks == size))
+                 for p, after in zip(paths, afters) if after is not None] if complete else []
+        given = [subset(card, mover), card.count() == 1] + counting + [before[p] for p in PARTS["sizes"][1]]
+        label = f"sizes of Inv kept{' and the round ends after ' + str(size) + ' tricks' if complete else ''}"
+        yield InductiveClaim("ROUND-PLAYS-EVERY-CARD" if complete else "LEGAL-MOVE-EXISTS", "step",
+                             Claim(f"{label}: {shape.describe(n)}", tuple(given), all_of(goals + ended),
+                                   (("card", card),), witness=witness), shape, state)
 
 
 def consequence_claims(rules: Rules) -> Iterator[InductiveClaim]:

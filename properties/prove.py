@@ -73,12 +73,8 @@ class Session:
 
 def claims_of(invariant_id: str, rules: Rules, session: Session) -> list[Claim]:
     """The claims that prove ``invariant_id`` per context under ``rules``."""
-    from properties.contexts import CLAIMS
-    from properties.refinement import REFINEMENTS
-    from properties.transitions import play_steps_as_stated
-
-    makers = {**CLAIMS, **REFINEMENTS, "PLAY-STEPS-AS-STATED": play_steps_as_stated}
-    return makers[invariant_id](rules, session.legal_plays())
+    from properties.contexts import claims_for
+    return claims_for(invariant_id, rules, session.legal_plays())
 
 
 def _stuck_counterexample(session: Session, invariant_id: str, claim: Claim, rules: Rules) -> Counterexample | None:
@@ -229,7 +225,7 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     total = fast + (len(names) if deep else 0)
     results = _fast_results([(name, Rules.preset(name)) for name in names], session, progress, total)
     if deep:
-        results += _run_inductive(names, timeout, legality, confirm, progress, fast, total, jobs)
+        results += _run_inductive(names, session, progress, fast, total, jobs)
     return results
 
 
@@ -267,12 +263,15 @@ def _fast_results(targets: list[tuple[str, Rules]], session: Session, progress: 
     return results
 
 
-def _run_inductive(names: list[str], timeout: float, legality: Any, confirm: bool, progress: Progress | None,
-                   done: int, total: int, jobs: int) -> list[ProofResult]:
+def _run_inductive(names: list[str], session: Session, progress: Progress | None, done: int, total: int,
+                   jobs: int) -> list[ProofResult]:
+    """The inductive proof of each distinct preset: in one process with the session's prover (the claims that several
+    presets share are answered once), or with ``jobs`` > 1 in that many processes."""
     distinct: dict[Rules, list[str]] = {}
     for name in names:
         distinct.setdefault(Rules.preset(name), []).append(name)
-    jobs_args = [(rules, group[0], timeout, legality, confirm) for rules, group in distinct.items()]
+    jobs_args = [(rules, group[0], session.prover.timeout, session.legality, session.confirm)
+                 for rules, group in distinct.items()]
     found: list[list[ProofResult]] = []
     if jobs > 1 and len(jobs_args) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -282,11 +281,11 @@ def _run_inductive(names: list[str], timeout: float, legality: Any, confirm: boo
                 if progress:
                     progress(done, total, f"{args[1]} inductive: {_summary(results)}")
     else:
-        for args in jobs_args:
-            found.append(_inductive_job(args))
-            done += len(distinct[args[0]])
+        for rules, label, *_ in jobs_args:
+            found.append(prove_inductive(rules, session, label=label))
+            done += len(distinct[rules])
             if progress:
-                progress(done, total, f"{args[1]} inductive: {_summary(found[-1])}")
+                progress(done, total, f"{label} inductive: {_summary(found[-1])}")
     results = []
     for (rules, group), proved in zip(distinct.items(), found):
         for name in group:
