@@ -277,13 +277,15 @@ def game_end_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[
                 after = path.result
                 right = False if path.raised else iff(after.over, said.game_ends(rules, after.totals, played + 1))
                 goals.append(implies(path.condition, right))
-            claims.append(Claim(f"after round {played + 1} scoring {', '.join(map(str, scores))}", (), all_of(goals)))
+            claims.append(Claim(f"after round {played + 1} scoring {', '.join(map(str, scores))}", (), all_of(goals),
+                                tuple((f"total of seat {j} before", t) for j, t in enumerate(totals))))
     goals = []
     for path in explore(winners, totals, prune=True):
         right = False if path.raised else all_of(
             iff(seat in path.result, said.win_lowest(rules, totals, seat)) for seat in range(rules.players))
         goals.append(implies(path.condition, right))
-    claims.append(Claim("the winners of any totals", (), all_of(goals)))
+    claims.append(Claim("the winners of any totals", (), all_of(goals),
+                        tuple((f"total of seat {j}", t) for j, t in enumerate(totals))))
     return claims
 
 
@@ -299,7 +301,8 @@ def totals_are_sums(rules: Rules, legality: LegalityFunction | None) -> list[Cla
         goals = [implies(path.condition, False if path.raised else said.score_total(canonical, totals, scores,
                                                                                      path.result.totals))
                  for path in explore(Game._finish, game, state, prune=True)]
-        claims.append(Claim(f"a round scoring {', '.join(map(str, scores))} added to any totals", (), all_of(goals)))
+        claims.append(Claim(f"a round scoring {', '.join(map(str, scores))} added to any totals", (), all_of(goals),
+                            tuple((f"total of seat {j} before", t) for j, t in enumerate(totals))))
     return claims
 
 

@@ -40,7 +40,9 @@ def test_prove_table_names_outcomes_times_and_the_counterexample(fast_tier):
                                            "openspiel"]
     assert "LEGAL-MOVE-EXISTS" in out and "refuted" in out and "proved" in out and "n/a" in out
     assert "=seed000" in out                      # the same proof, shared between presets
-    assert "Q♠ 2♥ 3♥" in out and "no legal play" in out and "OK: all 54 outcomes as expected." in out
+    assert "Q♠ 2♥ 3♥" in out and "no legal play" in out and f"OK: all {len(fast_tier)} outcomes as expected." in out
+    assert "Game-level proofs" in out and "GAME-ENDS under seed000 (game): proved: every game ends within N = 16 " \
+        "rounds" in out
 
 
 @pytest.mark.parametrize("args, message", [
