@@ -32,7 +32,8 @@ PROOFS = DATA / "proofs.json"
 RUN = DATA / "proofs.run.json"
 ICONS = {"proved": ":material-check-circle:{ .hr-ok } proved", "refuted": ":material-close-circle:{ .hr-bad } refuted",
          "timed out": ":material-timer-sand:{ .hr-bad } timed out",
-         "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed"}
+         "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed",
+         "vacuous": ":material-help-circle:{ .hr-bad } vacuous"}
 
 
 # What the words of a counterexample mean; the parts of Inv are those of properties.induction.invariant_parts.
@@ -87,7 +88,9 @@ def proof_results(data: Any) -> list[dict[str, Any]]:
                     "rules": list(r.get("rule_ids") or []), "preset": str(r.get("rules", "—")),
                     "method": str(r.get("method", "")), "status": r["status"], "expected": r.get("expected"),
                     "seconds": r.get("seconds"), "shared_with": r.get("shared_with"),
-                    "counterexamples": list(r.get("counterexamples") or [])})
+                    "counterexamples": list(r.get("counterexamples") or []),
+                    "argument": [str(a) for a in r.get("argument") or []],
+                    "witness": r.get("witness") if isinstance(r.get("witness"), dict) else None})
     return out
 
 
@@ -159,9 +162,15 @@ def proofs_page() -> str:
     results = proof_results(data) if data is not None else []
     out = ["# Proofs\n",
            "hearts-ref proves its rules sound with Z3, over the engine's own rule code evaluated on symbolic "
-           "hands: a legal move always exists, the first trick cannot deadlock under FIRST-EXCEPTION, the "
-           "holder of the lowest club opens, and each round's points add up. Presets that follow a source "
-           "literally and can deadlock are *refuted*: the proof returns a concrete counterexample, drawn below.\n"]
+           "cards: a legal move always exists, the first trick cannot deadlock under FIRST-EXCEPTION, the "
+           "holder of the lowest club opens, and each round's points add up. Every rule also has a formal "
+           "statement written from its text ([the statements](#formal-statements)), and the `*-AS-STATED` proofs "
+           "show that the engine computes exactly what they say: its legal plays, its rejections, its scores, its "
+           "trick winner, hearts breaking, the pass, and what a play does to the round (the engine's own "
+           "RoundState.play, run on symbolic cards). GAME-ENDS bounds the number of rounds of every game, or shows "
+           "a game that never ends. Every proof first checks that its hypotheses can hold: a proof that "
+           "says nothing is a failure. Presets that follow a source literally and can deadlock are *refuted*: "
+           "the proof returns a concrete counterexample, drawn below.\n"]
     out[1] = spec_text(out[1], page)
     if data is None:
         out.append(not_yet(f"No recorded run of the proofs: {missing}.",
@@ -175,7 +184,8 @@ def proofs_page() -> str:
         out.append(_run_line(read_json(RUN)[0]) + "The raw output: [proofs.json](data/proofs.json).\n")
         out.append("Methods: *context* proves the claim in every context of a play (leading or following, "
                    "the suit led, first trick, hearts broken) with the hand symbolic; *inductive* proves it "
-                   "for every reachable state, by induction over the engine's whole transition relation. "
+                   "for every reachable state, by induction over the engine's own transition (RoundState.play); "
+                   "*game* bounds the rounds of a game, or shows one without end. "
                    "A refutation is confirmed by replaying it on the engine from a deal.\n")
         out.append(_combinations(data.get("combinations")))
     invariants: dict[str, dict[str, Any]] = {i["invariant"]: {**i, "results": []} for i in catalogue()}
@@ -197,9 +207,46 @@ def proofs_page() -> str:
         out.append("")
     if results:
         out.append(READING)
+    out.append(_statements_section(page))
     for inv in invariants.values():
         out.append(_invariant_section(inv, page))
     return "\n".join(out)
+
+
+def _statements_section(page: str) -> str:
+    """Every rule's formal statement in words, with the rule page where its predicate is shown beside the prose."""
+    from properties.statements import STATEMENTS
+    from sitegen.formal_statements import proved_by
+
+    out = ["## Formal statements {#formal-statements}\n",
+           "One predicate per rule ID, written from the rule's text in `properties/statements.py` (never from "
+           "the engine's functions); each rule's page shows its predicate's source.\n",
+           "| rule | kind | statement | proved equal to the engine by |", "|---|---|---|---|"]
+    for rule_id, statement in STATEMENTS.items():
+        proofs = ", ".join(f"[{name}](#{invariant_anchor(name)})" for name in proved_by(rule_id))
+        out.append(f"| {rule_link(rule_id, page, rule_pages())} | {statement.kind} | {escape_cell(statement.words)} "
+                   f"| {proofs} |")
+    return "\n".join(out) + "\n"
+
+
+def _game_ends(result: dict[str, Any]) -> str:
+    """A GAME-ENDS result drawn: the bound and its argument, or the never-ending cycle with its rounds."""
+    if result["argument"]:
+        first, *steps = result["argument"]
+        return (f"**Under {escape_cell(result['preset'])}: {escape_cell(first)}.**\n\n"
+                + "\n".join(f"{n}. {escape_cell(step)}" for n, step in enumerate(steps, 1)) + "\n")
+    witness = result["witness"]
+    if not witness:
+        return ""
+    out = [f"**Under {escape_cell(result['preset'])}: a game that never ends.** {escape_cell(witness.get('summary', ''))}"
+           "\n"]
+    for number, plan in enumerate(witness.get("cycle") or [], 1):
+        winners = plan.get("trick_winners") or []
+        out.append(f"- round {number} of the cycle (pass {escape_cell(plan.get('direction'))}): scores "
+                   f"{escape_cell(plan.get('scores'))}; trick winners {escape_cell(winners)}")
+        for seat, hand in enumerate(plan.get("dealt") or []):
+            out.append(f"    - {card_row(re.findall(CARD_CODE, hand), label=f'seat {seat} dealt')}")
+    return "\n".join(out) + "\n"
 
 
 def _invariant_section(inv: dict[str, Any], page: str) -> str:
@@ -215,6 +262,9 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
         shared = f" (same proof as {r['shared_with']})" if r.get("shared_with") else ""
         out.append(f"| {escape_cell(r['preset'])} | {r['method']} | {_verdict(r)}{shared} | {seconds} |")
     out.append("")
+    for r in inv["results"]:
+        if r["invariant"] == "GAME-ENDS" and not r.get("shared_with") and (r["argument"] or r["witness"]):
+            out.append(_game_ends(r))
     drawn = set()
     for r in inv["results"]:
         if r["counterexamples"] and (r["preset"], r["method"]) not in drawn:
@@ -235,10 +285,13 @@ def _combinations(summary: Any) -> str:
     """The table of every variant combination of the registry, per invariant."""
     if not isinstance(summary, dict):
         return ""
+    games = (f" The game-level invariants, over {summary['game_combinations']} combinations of "
+             f"{', '.join(f'`{p}`' for p in summary.get('game_parameters') or [])}."
+             if summary.get("game_combinations") else "")
     out = [f"**Every variant combination.** {summary.get('combinations', '?')} combinations of "
            f"{', '.join(f'`{p}`' for p in summary.get('parameters') or [])}, proved per context in "
            f"{summary.get('seconds', 0):.1f} s; outcomes "
-           + ("all as expected" if summary.get("all_expected") else "**not all as expected**") + ".\n",
+           + ("all as expected" if summary.get("all_expected") else "**not all as expected**") + f".{games}\n",
            "| invariant | distinct proofs | combinations by outcome | unexpected |", "|---|---|---|---|"]
     for invariant, row in (summary.get("invariants") or {}).items():
         outcomes = ", ".join(f"{n} {s}" for s, n in sorted((row.get("combinations") or {}).items()))
