@@ -229,9 +229,10 @@ def setup_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cla
     from hearts_ref.simulate import play_round_choices
     rng = random.Random(0)
     dealers = []
-    while not game.over:
+    while not game.over and not game.deadlocked:
         dealers.append((game.round_number, game.dealer))
         game = play_round_choices(game, rng)
+    claims.append(fact(f"a game of {n + 1} rounds played at random is not stuck", not game.deadlocked))
     dealers += [(r.number, r.dealer) for r in game.results]
     claims.append(fact(f"rounds 1 to {n + 1} are dealt by seats {', '.join(str(d) for _, d in dealers[:n + 1])}",
                        all(said.deal_dealer(n, number, dealer) for number, dealer in dealers)))
