@@ -2,7 +2,7 @@
 
     python docs/build.py                  # record the runs that are available, then mkdocs build --strict
     python docs/build.py --no-site        # record the runs only
-    python docs/build.py --skip-proofs --skip-conformance   # build only (same as mkdocs build --strict)
+    python docs/build.py --skip-proofs --skip-conformance --skip-house-rules   # build only (mkdocs build --strict)
 
 1. The proofs: ``hearts-ref prove --all --json``, when this version has it. Its output is
    written unchanged to ``docs/data/proofs.json``, and how it ran (command, start, duration,
@@ -11,7 +11,9 @@
    ``hearts``): ``hearts-ref conform`` under the engine's preset and under each other value of
    each of its parameters, when this version has the command. The verdicts (exit codes) and
    reports go to ``docs/data/conformance/<adapter>.json``; the variant matrix marks them.
-3. ``mkdocs build --strict``: the hook regenerates every page from spec/, the source and these files.
+3. What each house rule changes: ``hearts-ref diff --matrix --json``, written unchanged to
+   ``docs/data/house_rules.json`` and how it ran to ``docs/data/house_rules.run.json``.
+4. ``mkdocs build --strict``: the hook regenerates every page from spec/, the source and these files.
 
 A step whose command is not available is skipped with a message, and the files it would
 write are left as they are. Exit code: 0 when everything that ran succeeded, 1 otherwise.
@@ -24,8 +26,11 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -34,19 +39,46 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "docs" / "data"
 sys.path[:0] = [str(ROOT), str(ROOT / "docs")]
 
+from hearts_ref.console import ProgressDisplay  # noqa: E402  (after the checkout is on the path)
+
 # How the conformance runner is asked to judge an engine under a set of rules, as JSON.
 # Adjust here if the runner's options differ; {adapter} is the engine's adapter name.
 CONFORM_COMMAND = ["conform", "--engine", "{adapter}", "--json"]
 PROVE_COMMAND = ["prove", "--all", "--deep", "--json"]
+HOUSE_RULES_COMMAND = ["diff", "--matrix", "--json"]
 
 
-def hearts_ref(args: list[str], *, timeout: float) -> tuple[subprocess.CompletedProcess, float, str]:
-    """Run ``hearts-ref ARGS`` from the checkout; return the process, its duration and its start time."""
+def hearts_ref(args: list[str], *, timeout: float,
+               progress: Any = None) -> tuple[subprocess.CompletedProcess, float, str]:
+    """Run ``hearts-ref ARGS`` from the checkout; return the process, its duration and its start time.
+
+    With ``progress`` (a :class:`hearts_ref.console.ProgressDisplay`), the command's own plain
+    progress lines on stderr (``prove: 12/54 …``) move it as they arrive.
+    """
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     begin = time.monotonic()
-    process = subprocess.run([sys.executable, "-m", "hearts_ref", *args], cwd=ROOT, capture_output=True,
-                             text=True, timeout=timeout)
+    command = [sys.executable, "-m", "hearts_ref", *args]
+    if progress is None:
+        process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        return process, time.monotonic() - begin, started
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+        child = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.PIPE, text=True)
+        timer = threading.Timer(timeout, child.kill)
+        timer.start()
+        errors = []
+        for line in child.stderr:
+            errors.append(line)
+            moved = PROGRESS_LINE.match(line)
+            if moved:
+                progress(int(moved["done"]), int(moved["total"]), moved["what"].strip())
+        code = child.wait()
+        timer.cancel()
+        out.seek(0)
+        process = subprocess.CompletedProcess(command, code, out.read(), "".join(errors))
     return process, time.monotonic() - begin, started
+
+
+PROGRESS_LINE = re.compile(r"^[\w -]+: (?P<done>\d+)/(?P<total>\d+)(?P<what>.*)$")
 
 
 def versions() -> dict[str, Any]:
@@ -75,24 +107,26 @@ def available(command: list[str]) -> bool:
     return all(arg in options for arg in command[1:] if arg.startswith("--"))
 
 
-def record_proofs(timeout: float) -> bool:
-    """Run the proofs and record them; return False when the run failed."""
-    if not available(PROVE_COMMAND):
-        print(f"proofs: 'hearts-ref {' '.join(PROVE_COMMAND)}' is not available in this version: skipped")
+def record_proofs(timeout: float, command: list[str] = PROVE_COMMAND, name: str = "proofs") -> bool:
+    """Run the proofs (or another command whose JSON a page shows) and record them in ``docs/data/<name>.json``;
+    return False when the run failed."""
+    if not available(command):
+        print(f"{name}: 'hearts-ref {' '.join(command)}' is not available in this version: skipped")
         return True
-    print(f"proofs: running hearts-ref {' '.join(PROVE_COMMAND)} …", flush=True)
-    process, seconds, started = hearts_ref(PROVE_COMMAND, timeout=timeout)
+    print(f"{name}: running hearts-ref {' '.join(command)} …", flush=True)
+    with ProgressDisplay(name, unit="proofs" if name == "proofs" else "steps") as progress:
+        process, seconds, started = hearts_ref(command, timeout=timeout, progress=progress)
     try:
         json.loads(process.stdout)
     except ValueError:
-        print(f"proofs: exit code {process.returncode}, output is not JSON; nothing recorded\n{process.stderr[-2000:]}")
+        print(f"{name}: exit code {process.returncode}, output is not JSON; nothing recorded\n{process.stderr[-2000:]}")
         return False
     DATA.mkdir(parents=True, exist_ok=True)
-    (DATA / "proofs.json").write_text(process.stdout, encoding="utf-8")
-    run = {"command": "hearts-ref " + " ".join(PROVE_COMMAND), "started": started, "seconds": round(seconds, 1),
+    (DATA / f"{name}.json").write_text(process.stdout, encoding="utf-8")
+    run = {"command": "hearts-ref " + " ".join(command), "started": started, "seconds": round(seconds, 1),
            "exit_code": process.returncode, **versions()}
-    (DATA / "proofs.run.json").write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
-    print(f"proofs: exit code {process.returncode} in {seconds:.1f} s, recorded in docs/data/proofs.json")
+    (DATA / f"{name}.run.json").write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
+    print(f"{name}: exit code {process.returncode} in {seconds:.1f} s, recorded in docs/data/{name}.json")
     return process.returncode in (0, 1)
 
 
@@ -119,25 +153,31 @@ def record_conformance(engine_file: Path, timeout: float) -> bool:
         print(f"conformance: 'hearts-ref {' '.join(command)}' is not available in this version: skipped")
         return True
     runs, ok = [], True
-    for settings in settings_of(engine):
-        args = command + ["--preset", adapter] + [a for k, v in settings.items() for a in ("--set", _set_text(k, v))]
-        print(f"conformance: hearts-ref {' '.join(args)} …", flush=True)
-        process, seconds, started = hearts_ref(args, timeout=timeout)
-        try:
-            report = json.loads(process.stdout)
-        except ValueError:
-            report = None
-        ok &= process.returncode in (0, 1) and report is not None
-        runs.append({"preset": adapter, "set": settings, "command": "hearts-ref " + " ".join(args),
-                     "started": started, "seconds": round(seconds, 1), "exit_code": process.returncode,
-                     "stderr": process.stderr[-2000:] if process.returncode not in (0, 1) else "", "report": report})
-        print(f"conformance: exit code {process.returncode} in {seconds:.1f} s")
+    every = settings_of(engine)
+    with ProgressDisplay(f"conformance of {adapter}", unit="runs") as progress:
+        for done, settings in enumerate(every):
+            runs.append(_conformance_run(command, adapter, settings, timeout))
+            ok &= runs[-1]["exit_code"] in (0, 1) and runs[-1]["report"] is not None
+            progress(done + 1, len(every), runs[-1]["command"].split(" --json ", 1)[-1])
     out = DATA / "conformance" / f"{adapter}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"engine": engine["engine"], "adapter": adapter, **versions(), "runs": runs},
                               indent=2) + "\n", encoding="utf-8")
     print(f"conformance: {len(runs)} runs recorded in {out.relative_to(ROOT)}")
     return ok
+
+
+def _conformance_run(command: list[str], adapter: str, settings: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Run the conformance runner once under the adapter's preset and ``settings``; return the recorded run."""
+    args = command + ["--preset", adapter] + [a for k, v in settings.items() for a in ("--set", _set_text(k, v))]
+    process, seconds, started = hearts_ref(args + ["--quiet"], timeout=timeout)
+    try:
+        report = json.loads(process.stdout)
+    except ValueError:
+        report = None
+    return {"preset": adapter, "set": settings, "command": "hearts-ref " + " ".join(args),
+            "started": started, "seconds": round(seconds, 1), "exit_code": process.returncode,
+            "stderr": process.stderr[-2000:] if process.returncode not in (0, 1) else "", "report": report}
 
 
 def build_site(site_dir: str | None) -> bool:
@@ -150,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Record the proofs and conformance runs, then build the site.")
     parser.add_argument("--skip-proofs", action="store_true", help="do not run the proofs")
     parser.add_argument("--skip-conformance", action="store_true", help="do not run the conformance runs")
+    parser.add_argument("--skip-house-rules", action="store_true", help="do not run the house-rule comparisons")
     parser.add_argument("--no-site", action="store_true", help="record the runs only, do not build the site")
     parser.add_argument("--site-dir", help="where to build the site (default: mkdocs.yml's, site/)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds allowed to each run (default 3600)")
@@ -157,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     if not args.skip_proofs:
         ok &= record_proofs(args.timeout)
+    if not args.skip_house_rules:
+        ok &= record_proofs(args.timeout, HOUSE_RULES_COMMAND, "house_rules")
     if not args.skip_conformance:
         for engine_file in sorted((DATA / "engines").glob("*.json")):
             ok &= record_conformance(engine_file, args.timeout)

@@ -16,11 +16,14 @@ for path in (HERE, HERE.parent):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from sitegen.house_rules import pages as house_rule_pages  # noqa: E402
 from sitegen.pages import generated_pages, nav_additions  # noqa: E402
 
 
 def on_config(config):
-    """Add the chapter pages and the API pages to their sections of the navigation."""
+    """Start the runs whose output the pages show; add the chapter and API pages to their sections of the navigation."""
+    from sitegen.runs import start
+    start()
     additions = nav_additions()
     for entry in config.nav or []:
         if isinstance(entry, dict):
@@ -31,8 +34,13 @@ def on_config(config):
 
 
 def on_files(files, config):
-    """Add every generated page; a page of the same name in docs/ would be stale, so it is replaced."""
-    for path, content in generated_pages().items():
+    """Add every generated page and file (the suite's zip); a page of the same name in docs/ would be stale, so it
+    is replaced."""
+    from sitegen.reference_pages import suite_zip
+    from sitegen.spec_pages import source_files
+    name, data = suite_zip()
+    pages = {**generated_pages(), **house_rule_pages(), f"downloads/{name}": data, **source_files()}
+    for path, content in pages.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             files.remove(existing)

@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 
+from hearts_ref.console import printable
 from hearts_ref.errors import HeartsError
 
 __all__ = ["main", "COMMANDS"]
@@ -32,6 +33,7 @@ COMMANDS = {
     "serve": "run the reference engine over the JSON-lines stdio protocol",
     "conform": "judge an engine against the reference",
     "verify": "the main job: proofs, vectors and a differential run, one verdict",
+    "diff": "what a house rule changes: two rulesets equivalent in play, or the smallest game where they part",
 }
 
 
@@ -90,15 +92,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
-    if unknown:
-        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if unknown:   # named at the level it was given: "hearts-ref vectors: error: ..." for "hearts-ref vectors --bogus"
+        prog = f"hearts-ref {args.command}" if args.command else "hearts-ref"
+        parser.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(unknown)}\n")
     if args.command is None:
         parser.error(f"give a COMMAND: {', '.join(COMMANDS)} (see hearts-ref --help)")
     try:
         with _terminate_by_unwinding():
             return int(args.run(args) or 0)
     except HeartsError as error:
-        print(f"hearts-ref {args.command}: error: {error}", file=sys.stderr)
+        print(printable(f"hearts-ref {args.command}: error: {error}", newlines=True), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"hearts-ref {args.command}: interrupted", file=sys.stderr)

@@ -42,9 +42,20 @@ class EngineRejection(HeartsError):
 class Capabilities:
     """What an engine can do. The runner skips, with the reason, what an engine declares it cannot.
 
-    ``unsupported`` maps a variant parameter to the values the engine cannot play
-    (``{"players": [3, 5, 6]}``); ``known_deviations`` lists case or rule IDs the engine
-    expects to fail (reported as expected-fail, and an unexpected pass is reported too).
+    Returned by :meth:`Engine.capabilities`; over the stdio protocol, the ``capabilities``
+    object of the ``hello`` reply, with the same fields.
+
+    Attributes:
+        multi_round: False if the engine plays one round per game only; it is then judged on
+            games of one round (``max_rounds = 1``) and on the vectors of one round.
+        passing: False if the engine has no passing; its rounds are dealt with direction
+            ``"none"`` and the cases that pass cards are skipped.
+        unsupported: a variant parameter's name → the values the engine cannot play
+            (``{"players": (3, 5, 6)}``); a case or game under rules with one of them is
+            skipped, with that reason (:meth:`cannot_play`).
+        known_deviations: rule IDs or vector case IDs where the engine knowingly differs from
+            the reference; their failures are reported as *expected-fail*, and a listed case
+            that passes as *unexpected-pass*.
     """
 
     multi_round: bool = True
@@ -74,7 +85,33 @@ class Capabilities:
 
 @dataclass(frozen=True)
 class Observation:
-    """Everything a player could see, plus the score sheet: what the runner compares at every step."""
+    """Everything a player could see, plus the score sheet: what the runner compares at every step.
+
+    Returned by :meth:`Engine.observe`; over the stdio protocol, the ``observation`` object,
+    with the same fields. Every field is compared with ``==`` to the reference's, so the types
+    matter: cards are strings (``"2C"``, ``"10H"``, never :class:`~hearts_ref.cards.Card`
+    objects), sequences are tuples of ints, seats are ints.
+
+    Attributes:
+        phase: ``"pass"`` (seats are choosing their passes), ``"play"`` (a card is due),
+            ``"round-over"`` (no round in play: right after :meth:`Engine.new_game` and after
+            each round but the last) or ``"game-over"``.
+        to_move: the seat to play; while passing, the lowest seat that has not chosen yet;
+            None in ``"round-over"`` and ``"game-over"``.
+        trick: the cards of the trick in progress as strings, in play order (TRICK-ORDER);
+            ``()`` between tricks and outside a round.
+        hearts_broken: whether hearts are broken in the round in play (BREAK-DISCARD,
+            BREAK-QUEEN); False as soon as the round's last trick is played, and outside a round.
+        points_taken: the raw points each seat has taken in tricks this round, by seat
+            (SCORE-POINTS; with ``jd_bonus`` the J♦'s −10 included, SCORE-JACK); after a round,
+            that round's; zeros before the first.
+        round_scores: the scores of the last finished round, after SCORE-MOON and
+            SCORE-NO-TRICKS, by seat; None until the first round ends.
+        totals: the running totals, by seat (SCORE-TOTAL).
+        game_over: whether the game has ended (END-THRESHOLD, or ``max_rounds`` played).
+        winners: the seats with the lowest total, in increasing seat order, once the game is
+            over (WIN-LOWEST, WIN-TIE); ``()`` before.
+    """
 
     phase: str                          # "pass", "play", "round-over" or "game-over"
     to_move: int | None

@@ -14,6 +14,8 @@ depends on the *hand* goes through ``ops.choose``.
 '3C JC'
 >>> rejecting_rule(hand, Context(False, 0, False, False), Rules(), CardSet.parse("QS").mask)
 'FOLLOW-SUIT'
+>>> allowing_rule(hand, Context(False, 0, False, False), Rules(), CardSet.parse("JC").mask)
+'FOLLOW-SUIT'
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from hearts_ref.cards import Suit
 from hearts_ref.cardset import BITS, HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.variants import Rules
 
-__all__ = ["Context", "legal_plays", "rejecting_rule", "opening_leads", "hearts_leads",
+__all__ = ["Context", "legal_plays", "rejecting_rule", "allowing_rule", "opening_leads", "hearts_leads",
            "follow_suit", "void_discards", "first_trick_discards", "breaks_hearts", "opening_leader"]
 
 CLUBS = SUIT_MASKS[Suit.CLUBS]
@@ -111,6 +113,37 @@ def rejecting_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | No
     if ctx.first_trick and not first_trick_discards(hand, rules) & card:
         return "FIRST-NO-POINTS"
     return None if void_discards(hand, ctx, rules) & card else "FOLLOW-VOID"
+
+
+def allowing_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | None:
+    """Return the ID of the rule that allows playing ``card`` (a one-card mask), or None if none does.
+
+    The counterpart of :func:`rejecting_rule`, asked in the same order: the first lead of the
+    round rests on LEAD-OPEN; a later lead on LEAD-HEARTS for a heart or the Q♠ (that rule says
+    when they may be led) and on LEAD-WINNER for any other card; a card of the suit led on
+    FOLLOW-SUIT; a point card discarded on the first trick on FIRST-EXCEPTION when the hand
+    holds only point cards, else on FIRST-NO-POINTS (a variant that allows it); any other
+    discard on FOLLOW-VOID.
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> later_lead = Context(True, None, False, False)
+    >>> allowing_rule(CardSet.parse("3C 4H").mask, later_lead, Rules(), CardSet.parse("3C").mask)
+    'LEAD-WINNER'
+    >>> allowing_rule(CardSet.parse("QS 4H").mask, Context(False, 0, True, False), Rules(), CardSet.parse("4H").mask)
+    'FIRST-EXCEPTION'
+    """
+    if not legal_plays(hand, ctx, rules) & card:
+        return None
+    if ctx.leading:
+        if ctx.first_trick:
+            return "LEAD-OPEN"
+        return "LEAD-HEARTS" if card & POINT_CARDS else "LEAD-WINNER"
+    if follow_suit(hand, ctx.led_suit):
+        return "FOLLOW-SUIT"
+    if ctx.first_trick and card & POINT_CARDS:
+        only_points = rules.first_trick_points == "exception" and not hand & ~POINT_CARDS
+        return "FIRST-EXCEPTION" if only_points else "FIRST-NO-POINTS"
+    return "FOLLOW-VOID"
 
 
 def breaks_hearts(played: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any:

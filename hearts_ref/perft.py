@@ -20,20 +20,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
-from hearts_ref.engine import Engine
+from hearts_ref.engine import Engine, Observation, observe_game
 from hearts_ref.errors import RecordError
+from hearts_ref.game import Game
 from hearts_ref.reading import read_json
 from hearts_ref.record_reader import parse_cards, rules_from_json
 from hearts_ref.round import RoundState, start_round
 from hearts_ref.spec import spec_dir
 from hearts_ref.variants import Rules
 
-__all__ = ["perft", "perft_counts", "divide", "perft_engine", "divide_engine", "PerftDeal", "PERFT_FORMAT", "perft_dir",
-           "load_perft", "perft_names", "perft_from_json"]
+__all__ = ["perft", "perft_counts", "divide", "perft_engine", "divide_engine", "perft_difference", "PerftNode",
+           "PerftDeal", "PERFT_FORMAT", "perft_dir", "load_perft", "perft_names", "perft_from_json"]
 
 PERFT_FORMAT = "hearts-ref-perft"
 
@@ -127,6 +128,51 @@ def divide_engine(engine: Engine, rules: Rules, hands: Sequence[CardSet], depth:
     for card in firsts:
         counts[str(card)] = 1 if depth <= 1 else replayer.count(replayer.play((), card), depth - 1)
     return counts
+
+
+class PerftNode(NamedTuple):
+    """A position of a perft walk at which the engine shows something else than the reference."""
+
+    plays: tuple[Card, ...]        # the plays from the start of play to the position
+    before: RoundState | None      # the reference before the last of them (None at the start of play)
+    state: RoundState              # the reference at the position
+    observation: Any               # what the engine shows there
+    legal: Any                     # the engine's legal set there
+
+
+def perft_difference(engine: Engine, rules: Rules, hands: Sequence[CardSet], depth: int, *,
+                     budget: int = 10_000) -> PerftNode | None:
+    """Return the first position, depth first in the reference's tree of plays, at which ``engine``'s
+    observation or legal set differs from the reference's; None if none within ``depth`` plays.
+
+    The walk plays the reference's legal cards on the engine and stops where the engine first
+    differs, so the engine is never asked to play a card it does not allow; at most ``budget``
+    positions are visited. Engine failures propagate.
+    """
+    replayer = _Replayer(engine, rules, hands)
+    game = Game.new(rules)
+    visited = 0
+
+    def walk(before: RoundState | None, state: RoundState, plays: tuple[Card, ...]) -> PerftNode | None:
+        nonlocal visited
+        visited += 1
+        if plays:
+            replayer.play(plays[:-1], plays[-1])
+        else:
+            replayer.go(plays)
+        observation, legal = engine.observe(), engine.legal_plays()
+        expected: Observation = observe_game(game._replace(round=state))
+        if observation != expected or getattr(legal, "mask", None) != state.legal:
+            return PerftNode(plays, before, state, observation, legal)
+        if len(plays) + 1 >= depth or visited >= budget:
+            return None
+        for card in bits_of(state.legal):
+            found = walk(state, state.play(CARDS[card]), plays + (CARDS[card],))
+            if found is not None or visited >= budget:
+                return found
+        return None
+
+    return walk(None, start_round(rules, hands, direction="none"), ())
 
 
 @dataclass(frozen=True)

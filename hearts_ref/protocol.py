@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, parse_card
@@ -32,8 +33,8 @@ from hearts_ref.errors import HeartsError, InvalidCardError
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_LINE_BYTES", "ERROR_KINDS", "COMMANDS", "PHASES", "WireError",
-    "encode", "decode", "error_reply", "require", "card_from_wire", "cards_from_wire", "cards_to_wire",
-    "observation_from_wire", "capabilities_from_wire", "shorten",
+    "encode", "encode_command", "decode", "error_reply", "require", "card_from_wire", "cards_from_wire", "cards_to_wire",
+    "observation_from_wire", "step_from_line", "capabilities_from_wire", "shorten",
 ]
 
 PROTOCOL_VERSION = 1
@@ -93,6 +94,17 @@ def encode(message: dict[str, Any]) -> bytes:
     return (_dumps(message) + "\n").encode("utf-8")
 
 
+def encode_command(seq: int, command: str, fields: dict[str, Any]) -> bytes:
+    """Return the command line ``{"seq", "cmd", **fields}``: ``encode``'s bytes, a play written directly.
+
+    >>> encode_command(7, "play", {"card": "10H"}) == encode({"seq": 7, "cmd": "play", "card": "10H"})
+    True
+    """
+    if command == "play" and len(fields) == 1 and type(fields.get("card")) is str and fields["card"] in _INDEX_OF_TEXT:
+        return f'{{"seq":{seq},"cmd":"play","card":"{fields["card"]}"}}\n'.encode()
+    return encode({"seq": seq, "cmd": command, **fields})
+
+
 def decode(line: bytes | str) -> dict[str, Any]:
     """Return the JSON object on ``line``; raise :class:`WireError` naming the problem and the line."""
     try:
@@ -101,6 +113,8 @@ def decode(line: bytes | str) -> dict[str, Any]:
         raise WireError(f"not UTF-8 ({error.reason} at byte {error.start}): {shorten(line)}") from None
     try:
         message = _loads(text)
+    except RecursionError:
+        raise WireError(f"not JSON this parser can read: nested too deeply: {shorten(text)}") from None
     except ValueError as error:
         reason = getattr(error, "msg", str(error))
         where = f" at column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
@@ -219,7 +233,7 @@ def observation_from_wire(data: Any) -> Observation:
         phase, to_move, trick, broken, points, scores, totals, over, winners = _observation_fields(data)
     except KeyError as error:
         raise WireError(f"missing 'observation.{error.args[0]}'") from None
-    if phase not in _PHASES or type(phase) is not str:
+    if type(phase) is not str or phase not in _PHASES:
         raise WireError(f"'observation.phase' must be one of {', '.join(PHASES)}, got {_show(phase)}")
     if to_move is not None and type(to_move) is not int:
         raise WireError(f"'observation.to_move' must be a seat number or null, got {_show(to_move)}")
@@ -233,6 +247,58 @@ def observation_from_wire(data: Any) -> Observation:
     return Observation(phase, to_move, texts, broken, _numbers(points, "points_taken"),
                        None if scores is None else _numbers(scores, "round_scores"),
                        _numbers(totals, "totals"), over, _numbers(winners, "winners"))
+
+
+_INT_TEXT = rb"-?(?:0|[1-9][0-9]{0,17})"
+_INTS = rb"\[(?:" + _INT_TEXT + rb"(?:," + _INT_TEXT + rb")*)?\]"
+_CARD = rb'"(?:10|[2-9JQKA])[CDSH]"'
+_CARDS = rb"\[(?:" + _CARD + rb"(?:," + _CARD + rb")*)?\]"
+_STEP_LINE = re.compile(
+    rb'\{"seq":(0|[1-9][0-9]{0,17}),"ok":true,"observation":\{"phase":"(pass|play|round-over|game-over)",'
+    rb'"to_move":(null|' + _INT_TEXT + rb'),"trick":(' + _CARDS + rb'),"hearts_broken":(true|false),'
+    rb'"points_taken":(' + _INTS + rb'),"round_scores":(null|' + _INTS + rb'),"totals":(' + _INTS + rb'),'
+    rb'"game_over":(true|false),"winners":(' + _INTS + rb')\},"legal":(' + _CARDS + rb')\}\r?\n?')
+
+
+def _ints(text: bytes) -> tuple[int, ...]:
+    return tuple(map(int, text[1:-1].split(b","))) if len(text) > 2 else ()
+
+
+def _texts(text: bytes) -> list[str]:
+    return text[2:-2].decode().split('","') if len(text) > 2 else []
+
+
+def step_from_line(line: bytes) -> tuple[int, Observation, CardSet] | None:
+    """Read a reply that changes the state, written compactly with its fields in protocol order (as
+    ``hearts-ref serve`` writes them): return its ``seq``, observation and legal set.
+
+    Returns None for any other line, which the strict reader (:func:`decode`,
+    :func:`observation_from_wire`) then reads: this one accepts nothing the strict reader refuses,
+    and reads what it accepts the same way.
+
+    >>> line = (b'{"seq":4,"ok":true,"observation":{"phase":"play","to_move":1,"trick":["2C"],'
+    ...         b'"hearts_broken":false,"points_taken":[0,0,0,0],"round_scores":null,"totals":[0,0,0,0],'
+    ...         b'"game_over":false,"winners":[]},"legal":["3C","QS"]}')
+    >>> seq, observation, legal = step_from_line(line)
+    >>> seq, observation.trick, str(legal)
+    (4, ('2C',), '3C QS')
+    >>> step_from_line(line.replace(b'"QS"', b'"3C"')) is None    # a card twice: the strict reader says so
+    True
+    """
+    match = _STEP_LINE.fullmatch(line)
+    if match is None:
+        return None
+    seq, phase, to_move, trick, broken, points, scores, totals, over, winners, legal = match.groups()
+    texts = _texts(legal)
+    mask = 0
+    for text in texts:
+        mask |= _BIT_OF_TEXT[text]
+    if mask.bit_count() != len(texts):
+        return None
+    observation = Observation(phase.decode(), None if to_move == b"null" else int(to_move), tuple(_texts(trick)),
+                              broken == b"true", _ints(points), None if scores == b"null" else _ints(scores),
+                              _ints(totals), over == b"true", _ints(winners))
+    return int(seq), observation, CardSet.from_mask(mask)
 
 
 def capabilities_from_wire(data: Any) -> Capabilities:

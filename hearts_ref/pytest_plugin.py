@@ -2,15 +2,19 @@
 
 Installed with hearts-ref (the ``pytest11`` entry point), the plugin does nothing until
 ``--hearts-engine`` is given. Then it adds, to the project's own tests, one test item per
-part of the suite, each judging the engine against hearts-ref's reference:
+case of the suite, each judging the engine against hearts-ref's reference, so that
+pytest-xdist (``pytest -n auto``) spreads them over its workers:
 
-- ``hearts-ref::vectors`` — the conformance vectors and perft counts (skipped, with the
-  reason, when this build has none);
-- ``hearts-ref::differential[<policy>]`` — differential games with each policy (uniform,
-  void-suits, hoard-hearts, moon, threshold, ties), every observable compared at every
-  step; a failure shows the rule IDs, expected against actual, the shrunk game and the
-  command that replays it;
-- ``hearts-ref::negative`` — games in which the engine is offered illegal moves.
+- ``hearts-ref::vector/<id>`` — each conformance vector, and ``hearts-ref::perft/<deal>`` each
+  perft count;
+- ``hearts-ref::differential/<policy>/<i>`` — each differential game (game ``i`` plays policy
+  ``i mod 6``: uniform, void-suits, hoard-hearts, moon, threshold, ties), every observable
+  compared at every step; a failure shows the rule IDs, expected against actual, the shrunk
+  game and the command that replays it (a finding already shrunk by the same worker points
+  to the item that shows it);
+- ``hearts-ref::negative/<policy>/<i>`` — each game in which the engine is offered illegal moves.
+
+Each worker process starts the engine once and judges all its items with it.
 
 ``module:attr`` names an engine class, a function returning an engine, or an engine
 (:class:`hearts_ref.engine.Engine`); ``python:module:attr`` and ``openspiel`` work too.
@@ -54,13 +58,28 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not spec:
         return
     from hearts_ref.conformance.policies import POLICY_NAMES
+    from hearts_ref.perft import perft_names
+    from hearts_ref.vectors import load_vectors
 
+    games = config.getoption("--hearts-games") * len(POLICY_NAMES)
+    negatives = max(1, config.getoption("--hearts-games") // 2)
     suite = HeartsSuite.from_parent(session, name="hearts-ref")
-    items.append(ConformanceItem.from_parent(suite, name="vectors", part="vectors"))
-    for policy in POLICY_NAMES:
-        items.append(ConformanceItem.from_parent(suite, name=f"differential[{policy}]", part="differential",
-                                                 policy=policy))
-    items.append(ConformanceItem.from_parent(suite, name="negative", part="negative"))
+    cases: list[tuple[str, Any]] = [(f"vector/{case.id}", case) for case in load_vectors()]
+    cases += [(f"perft/{name}", (i + 1, len(perft_names()))) for i, name in enumerate(perft_names())]
+    cases += [(f"differential/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", (games, 0, i)) for i in range(games)]
+    cases += [(f"negative/{POLICY_NAMES[i % len(POLICY_NAMES)]}/{i}", (0, negatives, i)) for i in range(negatives)]
+    items += [ConformanceItem.from_parent(suite, name=name, case=case) for name, case in cases]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    engine = config.stash.get(_ENGINE, None)
+    close = getattr(engine, "close", None)
+    if callable(close):
+        close()
+
+
+_ENGINE = pytest.StashKey[Any]()         # this process's engine (or the error that kept it from starting)
+_SHRUNK = pytest.StashKey[dict]()        # finding signature -> the item whose failure shows it shrunk
 
 
 class HeartsSuite(pytest.Collector):
@@ -71,58 +90,55 @@ class HeartsSuite(pytest.Collector):
 
 
 class ConformanceFailure(Exception):
-    """A part of the suite found deviations; the message describes them."""
+    """A case of the suite found a deviation; the message describes it."""
 
 
 class ConformanceItem(pytest.Item):
-    """One part of the conformance suite, run on the engine named by ``--hearts-engine``."""
+    """One case of the conformance suite, run on the engine named by ``--hearts-engine``."""
 
-    def __init__(self, *, part: str, policy: str | None = None, **kwargs: Any):
+    def __init__(self, *, case: Any, **kwargs: Any):
         super().__init__(**kwargs)
-        self.part = part
-        self.policy = policy
+        self.case = case
 
-    def _options(self) -> tuple[str, Any, int, int, float]:
+    def _options(self) -> tuple[str, Any, int, float]:
         from hearts_ref.variants import Rules, parse_setting
 
         config = self.config
         overrides = dict(parse_setting(text) for text in config.getoption("--hearts-set"))
         rules = Rules.preset(config.getoption("--hearts-preset"), **overrides)
-        return (config.getoption(_ENGINE_OPTION), rules, config.getoption("--hearts-games"),
-                config.getoption("--hearts-seed"), config.getoption("--hearts-shrink-time"))
+        return (config.getoption(_ENGINE_OPTION), rules, config.getoption("--hearts-seed"),
+                config.getoption("--hearts-shrink-time"))
+
+    def _engine(self, spec: str) -> Any:
+        """The engine of this process, started by its first item; an engine that cannot start fails each item."""
+        from hearts_ref.conformance.runner import load_engine
+        from hearts_ref.errors import HeartsError
+
+        if _ENGINE not in self.config.stash:
+            try:
+                self.config.stash[_ENGINE] = load_engine(spec)
+            except HeartsError as error:
+                self.config.stash[_ENGINE] = error
+        engine = self.config.stash[_ENGINE]
+        if isinstance(engine, Exception):
+            pytest.fail(f"hearts-ref: {engine}", pytrace=False)
+        return engine
 
     def runtest(self) -> None:
-        from hearts_ref.conformance.report import Report
-        from hearts_ref.conformance.runner import load_engine, run_differential, run_perft_step, run_vectors_step
-
         from hearts_ref.errors import HeartsError
 
         try:
-            spec, rules, games, seed, shrink = self._options()
-            engine = load_engine(spec)
-        except HeartsError as error:   # a bad option or engine: one line, no traceback
+            spec, rules, seed, shrink = self._options()
+        except HeartsError as error:   # a bad option: one line, no traceback
             pytest.fail(f"hearts-ref: {error}", pytrace=False)
-        try:
-            if self.part == "vectors":
-                report = Report({"spec": spec, "name": engine.name}, rules.to_dict(), seed, 0)
-                run_vectors_step(engine, report, (1, 1))
-                run_perft_step(engine, report, (1, 1))
-            elif self.part == "differential":
-                report = run_differential(engine, rules, games, seed, policies=(self.policy,),
-                                          shrink_budget=shrink, spec=spec)
-            else:
-                report = run_differential(engine, rules, 0, seed, negative_games=max(1, games // 2),
-                                          shrink_budget=shrink, spec=spec)
-        finally:
-            close = getattr(engine, "close", None)
-            if callable(close):
-                close()
-        skipped = [case for case in report.cases if case.status == "skipped"]
-        if report.cases and len(skipped) == len(report.cases):
-            pytest.skip(skipped[0].reason)
-        failed = [case for case in report.cases if case.status == "failed"]
-        if failed:
-            raise ConformanceFailure(_describe(failed))
+        engine = self._engine(spec)
+        case = _judge(self, engine, spec, rules, seed, shrink)
+        if case.status in ("skipped", "abandoned"):
+            pytest.skip(case.reason)
+        if case.status == "expected-fail":
+            pytest.xfail(case.reason)
+        if case.status in ("failed", "error"):   # an engine failure fails too
+            raise ConformanceFailure(_describe([case]) if "reproduction" in case.details else _one_line(case))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ConformanceFailure):
@@ -133,9 +149,56 @@ class ConformanceItem(pytest.Item):
         return "hearts-ref", None, f"hearts-ref::{self.name}"
 
 
+def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int, shrink: float) -> Any:
+    """Run the item's case and return it as a report :class:`~hearts_ref.conformance.report.Case`."""
+    from hearts_ref.conformance.report import Report
+    from hearts_ref.conformance.runner import run_differential, run_perft_step, run_vectors_step
+
+    kind = item.name.split("/", 1)[0]
+    if kind == "vector":
+        report = Report({"spec": spec, "name": str(getattr(engine, "name", "?"))}, rules.to_dict(), seed, 0)
+        run_vectors_step(engine, report, (1, 1), cases=[item.case])
+        return report.cases[0]
+    if kind == "perft":
+        report = Report({"spec": spec, "name": str(getattr(engine, "name", "?"))}, rules.to_dict(), seed, 0)
+        run_perft_step(engine, report, item.case)
+        return report.cases[0]
+    games, negatives, index = item.case
+    shard = (index + 1, games or negatives)
+
+    def play(budget: float) -> Any:
+        report = run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard,
+                                  shrink_budget=budget, spec=spec)
+        return report.cases[0]
+
+    case = play(0)
+    if case.status != "failed" or "deviation" not in case.details:
+        return case
+    deviation = case.details["deviation"]
+    signature = (deviation["kind"], (deviation["rule_ids"] or [""])[0])
+    shrunk = item.config.stash.setdefault(_SHRUNK, {})
+    if signature in shrunk:    # this worker has shrunk the same finding already: point to it
+        case.details["same_finding_as"] = shrunk[signature]
+        case.details.pop("reproduction", None)
+        return case
+    shrunk[signature] = f"hearts-ref::{item.name}"
+    return play(shrink)
+
+
+def _one_line(case: Any) -> str:
+    """A failed case without a reproduction here: a vector, a perft count, or a finding shown by another item."""
+    lines = [f"{', '.join(case.rule_ids) or 'engine error'}: {case.reason}"]
+    if case.details.get("same_finding_as"):
+        lines.append(f"the same finding as {case.details['same_finding_as']}, which shows it shrunk")
+    if case.details.get("replay"):
+        lines.append(f"replay: {case.details['replay']}")
+    return "\n".join(lines)
+
+
 def _describe(failed: list[Any]) -> str:
     """The failed cases as text: each finding with its rule IDs, its shrunk game and its replay command."""
-    lines = [f"{len(failed)} case(s) deviate from hearts-ref's reference"]
+    lines = [f"{len(failed)} case(s) deviate from hearts-ref's reference" if len(failed) > 1
+             else "the engine deviates from hearts-ref's reference"]
     for case in failed:
         repro = case.details.get("reproduction")
         if repro is None:

@@ -14,6 +14,7 @@ naming the problem, and the server keeps going. See ``spec/protocol/README.md``.
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -21,13 +22,17 @@ from typing import Any, BinaryIO
 
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
 from hearts_ref.errors import IllegalPlayError, RulesError
+from hearts_ref.cards import CARDS
+from hearts_ref.cardset import CardSet
 from hearts_ref.protocol import (
-    COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, card_from_wire, cards_from_wire, cards_to_wire,
-    decode, encode, error_reply, require,
+    CARD_TEXT, COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, card_from_wire, cards_from_wire,
+    cards_to_wire, decode, encode, error_reply, require,
 )
 from hearts_ref.variants import PASS_DIRECTIONS, Rules
 
-__all__ = ["Server", "serve"]
+__all__ = ["Server", "serve", "FLUSH_EVERY"]
+
+FLUSH_EVERY = 8     # replies written at once at most while more commands wait
 
 
 class _Unsupported(Exception):
@@ -40,6 +45,8 @@ class Server:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.done = False
+        # The reference itself (not a subclass, which may change what it observes): plays on a fast path.
+        self._fast = _ReferenceReplies(engine) if type(engine) is ReferenceEngine else None
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "hello": self._hello, "new_game": self._new_game, "start_round": self._start_round,
             "pass": self._pass, "legal": self._legal, "play": self._play, "observe": self._observe,
@@ -95,6 +102,8 @@ class Server:
         if reason:
             raise _Unsupported(reason)
         self.engine.new_game(rules)
+        if self._fast is not None:
+            self._fast.forget()
         return self._step()
 
     def _start_round(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -104,6 +113,8 @@ class Server:
         if direction not in PASS_DIRECTIONS:
             raise WireError(f"'direction' must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
         self.engine.start_round(cards, direction)
+        if self._fast is not None:
+            self._fast.forget()
         return self._step()
 
     def _pass(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -128,49 +139,130 @@ class Server:
         return {}
 
     def _step(self) -> dict[str, Any]:
-        """The observation and the next legal set, carried by every reply that changes the state."""
-        return {"observation": self.engine.observe().to_dict(), "legal": cards_to_wire(self.engine.legal_plays())}
+        return _generic_step(self.engine)
+
+    def reply_line(self, line: bytes) -> bytes:
+        """Return the encoded reply to one line: ``encode(self.answer(line))``, the same bytes.
+
+        Serving the reference itself, a ``play`` written as the runner writes it (compact
+        JSON, keys in protocol order) is answered on a fast path: the card is played on the
+        reference, and the reply is written from its round's state, the parts that change
+        only once a trick or a round is over (points, scores, totals) kept encoded until
+        they do. Anything else, or anything that goes wrong, takes the ordinary path.
+        """
+        fast = self._fast
+        if fast is not None:
+            match = _PLAY_LINE.fullmatch(line)
+            if match is not None and (reply := fast.play(int(match[1]), match[2].decode())) is not None:
+                return reply
+        return encode(self.answer(line))
+
+
+# A play as the client writes it: {"seq":N,"cmd":"play","card":"QS"} (N without leading zeros, as JSON wants).
+_PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"(10[CDSH]|[2-9JQKA][CDSH])"\}\r?\n?')
+_INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
+_QUOTED = tuple(f'"{text}"' for text in CARD_TEXT)
+
+
+class _ReferenceReplies:
+    """The fast path of :meth:`Server.reply_line` for :class:`ReferenceEngine`: plays answered from the state."""
+
+    def __init__(self, engine: ReferenceEngine):
+        self.engine = engine
+        self._taken: Any = None            # the state's ``taken`` the points below were encoded for
+        self._points = ""
+        self._results: Any = None          # the game's results the scores and totals below were encoded for
+        self._scores = ""
+        self._legal: dict[int, str] = {}   # legal mask -> its JSON list
+
+    def forget(self) -> None:
+        """Drop what was encoded for the last game: a new game may start from equal (even identical) results."""
+        self._taken = self._results = None
+        self._points = self._scores = ""
+
+    def play(self, seq: int, text: str) -> bytes | None:
+        """Play the card ``text`` and return the reply; None (nothing played) when the ordinary path must answer."""
+        engine = self.engine
+        game = engine.game
+        state = game.round if game is not None else None
+        index = _INDEX[text]
+        if state is None or state.to_play < 0 or not state.legal >> index & 1:
+            return None                      # no round, or an illegal card: refused on the ordinary path
+        engine.play(CARDS[index])
+        game = engine.game
+        state = game.round
+        if state is None or state.to_play < 0:   # the round is over: the ordinary path writes the score
+            return encode({"seq": seq, "ok": True, **_generic_step(engine)})
+        if state.taken is not self._taken:
+            self._taken = state.taken
+            self._points = ",".join(map(str, state.points_taken()))
+        if game.results is not self._results:
+            self._results = game.results
+            last = game.results[-1].score.scores if game.results else None
+            self._scores = (("null" if last is None else "[" + ",".join(map(str, last)) + "]")
+                            + ',"totals":[' + ",".join(map(str, game.totals)) + "]")
+        legal = self._legal.get(state.legal)
+        if legal is None:
+            if len(self._legal) > 4096:
+                self._legal.clear()
+            legal = self._legal[state.legal] = ",".join(f'"{t}"' for t in cards_to_wire(CardSet.from_mask(state.legal)))
+        trick = ",".join(map(_QUOTED.__getitem__, state.trick))
+        return (f'{{"seq":{seq},"ok":true,"observation":{{"phase":"play","to_move":{state.to_play},'
+                f'"trick":[{trick}],"hearts_broken":{"true" if state.context.hearts_broken else "false"},'
+                f'"points_taken":[{self._points}],"round_scores":{self._scores},"game_over":false,"winners":[]}},'
+                f'"legal":[{legal}]}}\n').encode()
+
+
+def _generic_step(engine: Engine) -> dict[str, Any]:
+    """The observation and the next legal set, carried by every reply that changes the state."""
+    return {"observation": engine.observe().to_dict(), "legal": cards_to_wire(engine.legal_plays())}
 
 
 def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
           *, max_line: int = MAX_LINE_BYTES) -> int:
     """Answer the commands read from ``stdin`` on ``stdout`` until ``quit`` or end of input; return 0.
 
-    Replies are written in command order and flushed whenever no further command is
-    waiting, so a runner that sends several commands at once gets their replies at once.
+    Replies are written in command order, and flushed whenever no further command is
+    waiting or :data:`FLUSH_EVERY` replies are ready: a runner that sends a round's plays at
+    once reads the first replies while the later ones are being worked out.
     A line longer than ``max_line`` bytes is skipped to its end and refused as a bad request.
     """
     server = Server(engine if engine is not None else ReferenceEngine())
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
-    buffer = bytearray()
+    too_long = encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes"))
+    pending = b""                         # the start of a line whose end has not come yet
     replies: list[bytes] = []
     skipping = False                      # inside a line that is too long
-    while not server.done:
-        end = buffer.find(b"\n")
-        if end < 0:
-            if len(buffer) > max_line:
-                skipping = True
-                buffer.clear()
-            if replies:                   # nothing more to answer now: send what is ready
-                stdout.write(b"".join(replies))
-                stdout.flush()
-                replies.clear()
-            chunk = stdin.read1(1 << 16)
-            if not chunk:
-                if buffer and not skipping:   # a last line without its newline still gets a reply
-                    replies.append(encode(server.answer(bytes(buffer))))
-                break
-            buffer += chunk
-            continue
-        line = bytes(buffer[:end + 1])
-        del buffer[:end + 1]
-        if skipping or len(line) > max_line:
-            skipping = False
-            replies.append(encode(error_reply(None, "bad-request", f"line longer than {max_line} bytes")))
-        else:
-            replies.append(encode(server.answer(line)))
-    if replies:
+
+    def send() -> None:
         stdout.write(b"".join(replies))
         stdout.flush()
+        replies.clear()
+
+    while not server.done:
+        chunk = stdin.read1(1 << 16)
+        if not chunk:                     # a last line without its newline still gets a reply
+            if skipping:
+                replies.append(too_long)
+            elif pending:
+                replies.append(encode(server.answer(pending)))
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            if skipping or len(line) >= max_line:
+                skipping = False
+                replies.append(too_long)
+            else:
+                replies.append(server.reply_line(line))
+            if server.done:
+                break
+            if len(replies) >= FLUSH_EVERY:
+                send()
+        if len(pending) > max_line:
+            skipping, pending = True, b""
+        if replies:                       # nothing more to answer now: send what is ready
+            send()
+    if replies:
+        send()
     return 0

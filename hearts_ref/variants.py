@@ -62,10 +62,12 @@ PARAMETERS: tuple[Parameter, ...] = (
               "000, 001, 004: four; 002: 3 or 5 with cards removed; 003: 3 to 6 (not modelled); "
               "6 with cards removed: hearts-ref",
               "Number of players; with 3, 5 or 6 the cards in DECK-REMOVED leave the deck."),
-    Parameter("pass_cards", bool, True, ("PASS-CYCLE",), "all sources pass; OpenSpiel `pass_cards`",
+    Parameter("pass_cards", bool, True, ("PASS-CYCLE",), "all sources pass (three cards, every source speaking "
+              "of four players; three with 3, 5 or 6 players is hearts-ref's choice); OpenSpiel `pass_cards`",
               "Whether three cards are passed before each round (except the no-pass rounds)."),
     Parameter("pass_cycle", ("left-right-across-none", "left-right-none"), "left-right-across-none",
-              ("PASS-CYCLE",), "000, 001, 002: left, right, across, none; 003: left, right, none",
+              ("PASS-CYCLE",), "000, 001, 002: left, right, across, none; 003: left, right, none; 004 refers to an order "
+              "its text does not give: left, right, across, none is hearts-ref's choice for it",
               "The repeating cycle of pass directions; across needs an even number of players."),
     Parameter("first_trick_points", ("exception", "forbidden", "allowed"), "exception",
               ("FIRST-NO-POINTS", "FIRST-EXCEPTION"),

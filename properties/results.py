@@ -19,7 +19,7 @@ from properties.catalogue import BY_ID
 from properties.counterexamples import Counterexample
 from properties.solving import NOT_APPLICABLE, PROVED, REFUTED
 
-__all__ = ["ProofResult", "all_match", "table", "report_dict", "JSON_VERSION"]
+__all__ = ["ProofResult", "all_match", "table", "report_renderables", "report_dict", "JSON_VERSION"]
 
 JSON_VERSION = 1
 
@@ -76,56 +76,73 @@ def all_match(results: Sequence[ProofResult]) -> bool:
     return all(result.matches for result in results)
 
 
-def table(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None) -> str:
-    """Return the console report: an invariant × rules table per method, the counterexamples, the verdict."""
-    lines: list[str] = []
+def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None) -> list[Any]:
+    """Return the console report as rich renderables: an invariant × rules table per method, the
+    variant-combination summary, the counterexamples, the verdict (see :mod:`hearts_ref.console`)."""
+    from rich.text import Text
+
+    from hearts_ref.console import Table
+
+    parts: list[Any] = []
     for method in ("context", "game", "inductive"):
         chosen = [r for r in results if r.method == method]
         if not chosen:
             continue
         columns = list(dict.fromkeys(r.rules for r in chosen))
-        rows = list(dict.fromkeys(r.invariant for r in chosen))
-        cells = {(r.invariant, r.rules): r.cell() for r in chosen}
+        cells = {(r.invariant, r.rules): r for r in chosen}
         title = {"context": "Per-context proofs", "game": "Game-level proofs (a bound on the rounds, or a game without "
                  "end)", "inductive": "Inductive proofs (every reachable state)"}[method]
-        first = max(len(row) for row in rows + ["invariant"])
-        widths = [max([len(c)] + [len(cells.get((row, c), "")) for row in rows]) for c in columns]
-        lines.append(f"{title}:")
-        lines.append("  " + "invariant".ljust(first) + "  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths)))
-        for row in rows:
-            lines.append("  " + row.ljust(first) + "  " + "  ".join(cells.get((row, c), "—").ljust(w)
-                                                                   for c, w in zip(columns, widths)))
         total = sum(r.seconds for r in chosen)
-        lines.append(f"  {len(chosen)} results, {sum(r.queries for r in chosen)} claims checked, {total:.2f}s")
-        lines.append("")
+        grid = Table("invariant", *columns, title=title + ":",
+                     caption=f"{len(chosen)} results, {sum(r.queries for r in chosen)} claims checked, {total:.2f}s",
+                     caption_justify="left")
+        for row in dict.fromkeys(r.invariant for r in chosen):
+            grid.add_row(row, *(_cell(cells.get((row, column))) for column in columns))
+        parts += [grid, Text("")]
     if combinations:
-        lines.append(combinations_text(combinations))
-        lines.append("")
+        parts.append(Text(combinations_text(combinations) + "\n"))
     blocks: dict[str, list[str]] = {}
     for r in results:
         if r.counterexamples and not r.shared_with:
             blocks.setdefault(_examples_text(r), []).append(r.rules)
     if blocks:
-        lines.append("Counterexamples:")
-        for text, where in blocks.items():
-            lines.append(f"[{', '.join(dict.fromkeys(where))}] {text}")
-        lines.append("")
-    for r in results:
-        if r.detail and r.status not in (PROVED, NOT_APPLICABLE, REFUTED):
-            lines.append(f"{r.invariant} under {r.rules} ({r.method}): {r.status}: {r.detail}")
+        parts.append(Text("Counterexamples:", style="bold"))
+        parts += [Text(f"[{', '.join(dict.fromkeys(where))}] {text}") for text, where in blocks.items()]
+        parts.append(Text(""))
+    parts += [Text(f"{r.invariant} under {r.rules} ({r.method}): {r.status}: {r.detail}")
+              for r in results if r.detail and r.status not in (PROVED, NOT_APPLICABLE, REFUTED)]
     for r in results:
         if r.witness and not r.shared_with:
-            lines.append(f"{r.invariant} under {r.rules} ({r.method}): refuted: {r.witness['summary']}")
+            parts.append(Text(f"{r.invariant} under {r.rules} ({r.method}): refuted: {r.witness['summary']}"))
         elif r.argument and not r.shared_with and r.status == PROVED:
-            lines.append(f"{r.invariant} under {r.rules} ({r.method}): proved: {r.argument[0]}")
+            parts.append(Text(f"{r.invariant} under {r.rules} ({r.method}): proved: {r.argument[0]}"))
     wrong = [r for r in results if not r.matches]
     if combinations and not combinations["all_expected"]:
-        lines.append("FAILED: some variant combinations do not have the expected outcome.")
+        parts.append(Text("FAILED: some variant combinations do not have the expected outcome.", style="bold red"))
     elif wrong:
-        lines.append(f"FAILED: {len(wrong)} outcome(s) differ from what the rules lead us to expect (marked *).")
+        parts.append(Text(f"FAILED: {len(wrong)} outcome(s) differ from what the rules lead us to expect (marked *).",
+                          style="bold red"))
     else:
-        lines.append(f"OK: all {len(results)} outcomes as expected.")
-    return "\n".join(lines) + "\n"
+        parts.append(Text(f"OK: all {len(results)} outcomes as expected.", style="bold green"))
+    return parts
+
+
+_STYLES = {PROVED: "green", REFUTED: "yellow", NOT_APPLICABLE: "dim"}
+
+
+def _cell(result: ProofResult | None) -> Any:
+    from rich.text import Text
+
+    if result is None:
+        return "—"
+    return Text(result.cell(), style=_STYLES.get(result.status, "bold red") if result.matches else "bold red")
+
+
+def table(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None) -> str:
+    """Return the console report as plain text (what a pipe or a file receives)."""
+    from hearts_ref.console import render
+
+    return render(*report_renderables(results, combinations=combinations))
 
 
 def _examples_text(result: ProofResult) -> str:

@@ -52,6 +52,9 @@ def test_play_preset_and_settings_change_the_rules():
     (["play", "--set", 'players="4"'], 'players: "4" is in quotes, but players is a whole number'),
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["--bogus", "play"], "unrecognized arguments: --bogus"),
+    (["vectors", "--bogus"], "hearts-ref vectors: error: unrecognized arguments: --bogus"),
+    (["vectors", "run", "--bogus"], "hearts-ref vectors: error: unrecognized arguments: --bogus"),
+    (["vectors"], "hearts-ref vectors: error: give an ACTION: generate or run"),
     ([], "give a COMMAND: play, rules"),
 ])
 def test_invalid_arguments_one_line_exit_2(args, message):

@@ -5,6 +5,7 @@ that is the expected outcome, so the run succeeds.
 """
 
 import io
+import os
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 
 import properties.prove
 from hearts_ref.cli import main
-from hearts_ref.commands.prove import ProgressBar
+from hearts_ref.console import ProgressDisplay
 from properties.results import table
 from tests.test_cli import run
 from tests.test_variants import ROOT
@@ -69,15 +70,90 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise():
-    terminal, log = Terminal(), io.StringIO()
-    bar, plain = ProgressBar(terminal), ProgressBar(log, every=3600)
-    for done in (1, 2, 3):
-        bar(done, 3, "seed000 OPENING-LEAD: proved")
-        plain(done, 3, "seed000 OPENING-LEAD: proved")
-    assert terminal.getvalue().count("\r[") == 3 and "3/3" in terminal.getvalue() and terminal.getvalue().endswith("\n")
-    assert log.getvalue().splitlines() == ["prove: 1/3 seed000 OPENING-LEAD: proved",
-                                           "prove: 3/3 seed000 OPENING-LEAD: proved"]
+class Clock:
+    """A clock the test moves by hand: the display must not read the machine's time."""
+
+    def __init__(self, start: float):
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("start", [0.0, 1e6])
+def test_progress_in_a_pipe_is_plain_lines_paced_by_the_injected_clock(start):
+    """The first and the last line always; between them at most one per period of the clock, from any start."""
+    log, clock = io.StringIO(), Clock(start)
+    progress = ProgressDisplay("prove", stream=log, every=2.0, clock=clock)
+    for done, at in ((1, 0.0), (2, 0.5), (3, 2.5), (4, 3.0), (5, 3.1)):
+        clock.now = start + at
+        progress(done, 5, f"step {done}")
+    progress.close()
+    assert log.getvalue().splitlines() == ["prove: 1/5 step 1", "prove: 3/5 step 3", "prove: 5/5 step 5"]
+
+
+def test_progress_on_a_terminal_is_a_bar_with_count_rate_and_time_left():
+    terminal, clock = Terminal(), Clock(0.0)
+    with ProgressDisplay("prove", stream=terminal, clock=clock, unit="proofs") as progress:
+        for done in (1, 2, 3):
+            clock.now = float(done)
+            progress(done, 4, "seed000 OPENING-LEAD: proved")
+    drawn = terminal.getvalue()
+    assert "\x1b[" in drawn and "━" in drawn and "3/4" in drawn and "proofs/s" in drawn and "0:00:0" in drawn
+
+
+def test_quiet_progress_prints_nothing():
+    log, terminal = io.StringIO(), Terminal()
+    for stream in (log, terminal):
+        with ProgressDisplay("prove", stream=stream, quiet=True) as progress:
+            progress(1, 2, "x")
+            progress(2, 2, "y")
+    assert log.getvalue() == "" and terminal.getvalue() == ""
+
+
+def _in_a_terminal(argv: list[str]) -> tuple[int, str]:
+    """Run ``argv`` with stdout and stderr on a pseudo-terminal; return the exit code and what it drew."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
+                               env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "120"})
+    os.close(slave)
+    drawn = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:   # the program ended and closed the terminal
+                break
+            if not data:
+                break
+            drawn += data
+        elif process.poll() is not None:
+            break
+    os.close(master)
+    return process.wait(timeout=300), drawn.decode("utf-8", "replace")
+
+
+def test_prove_draws_a_bar_and_a_table_on_a_terminal_and_plain_text_in_a_pipe():
+    argv = [sys.executable, "-m", "hearts_ref", "prove", "--preset", "seed000"]
+    code, drawn = _in_a_terminal(argv)
+    assert code == 0 and "━" in drawn and "9/9" in drawn and "\x1b[" in drawn   # the bar, in colour
+    assert "OK: all 9 outcomes as expected." in drawn and "─" in drawn         # the table, drawn
+    piped = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert piped.returncode == 0 and "\x1b" not in piped.stdout + piped.stderr and "━" not in piped.stderr
+    assert piped.stderr.splitlines()[-1] == "prove: 9/9 seed000 HEARTS-BREAK-ON-PLAY: proved"
+    lines = piped.stdout.splitlines()
+    assert lines[:2] == ["Per-context proofs:", "invariant                seed000"]
+    assert lines[2].split() == ["LEGAL-MOVE-EXISTS", "proved", lines[2].split()[2]]
+    quiet = subprocess.run(argv + ["--quiet"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert quiet.returncode == 0 and quiet.stderr == ""
 
 
 def test_prove_a_house_rule_is_refuted_with_a_counterexample_replayed():

@@ -61,10 +61,10 @@ def test_shards_merge_into_the_whole_campaign():
     parts = [run_differential(ReferenceEngine, rules, 9, 4, negative_games=3, shard=(k, 3)) for k in (1, 2, 3)]
     assert sorted(len(p.cases) for p in parts) == [4, 4, 4]
     merged = merge_reports(list(reversed(parts)))
-    assert sorted((c.id, c.status, c.details["steps"]) for c in merged.cases) == \
-        sorted((c.id, c.status, c.details["steps"]) for c in whole.cases)
-    assert merged.shards == [[1, 3], [2, 3], [3, 3]] and merged.rounds == whole.rounds
+    assert [c.id for c in merged.cases] == [c.id for c in whole.cases]     # in the order one process plays
+    assert merged.shards == [[1, 1]] and merged.rounds == whole.rounds
     assert merged.checks == whole.checks
+    assert merged.dumps(timings=False) == whole.dumps(timings=False)        # the same report, byte for byte
     _validate(merged.to_dict())
     with pytest.raises(RecordError):   # the same shard twice
         merge_reports([parts[0], parts[0]])
@@ -117,7 +117,7 @@ def test_conform_merge_command(tmp_path, capsys):
     capsys.readouterr()
     assert main(["conform", "--merge", *paths, "--report", str(tmp_path / "all.json")]) == 1
     merged = load_report(str(tmp_path / "all.json"))
-    assert merged.shards == [[1, 2], [2, 2]] and len(merged.cases) == 4 + 1
+    assert merged.shards == [[1, 1]] and len(merged.cases) == 4 + 1
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -159,16 +159,32 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=tmp_path, env=env, timeout=300)
 
 
-def test_pytest_plugin_runs_the_suite_on_a_python_engine(tmp_path):
+def _suite_size(games_per_policy: int = 2) -> int:
+    from hearts_ref.perft import perft_names
+    from hearts_ref.vectors import load_vectors
+    return len(load_vectors()) + len(perft_names()) + 6 * games_per_policy + max(1, games_per_policy // 2)
+
+
+def test_pytest_plugin_runs_every_case_as_its_own_item(tmp_path):
     passing = _pytest(tmp_path, "--hearts-engine", "hearts_ref.engine:ReferenceEngine", "--hearts-set",
                       "max_rounds=1")
     assert passing.returncode == 0, passing.stdout[-2000:]
-    assert "8 passed" in passing.stdout   # vectors and perft, six policies, negative checks
+    assert f"{_suite_size()} passed" in passing.stdout   # each vector, perft deal, game and negative game
     failing = _pytest(tmp_path, "--hearts-engine", "tests.engines.buggy:QueenBreaksHearts")
     assert failing.returncode == 1
-    assert "hearts-ref::differential[moon]" in failing.stdout and "BREAK-QUEEN" in failing.stdout
+    assert "hearts-ref::differential/moon/3" in failing.stdout and "BREAK-QUEEN" in failing.stdout
+    assert "hearts-ref::vector/break-queen.queen-does-not-break" in failing.stdout
     assert "replay: hearts-ref conform --engine tests.engines.buggy:QueenBreaksHearts --replay hr1:" \
         in failing.stdout
+
+
+def test_pytest_xdist_spreads_the_cases_over_its_workers(tmp_path):
+    result = _pytest(tmp_path, "-n", "2", "-vv", "--hearts-engine", "hearts_ref.engine:ReferenceEngine",
+                     "--hearts-set", "max_rounds=1")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert f"{_suite_size()} passed" in result.stdout
+    ran = [line.split()[0] for line in result.stdout.splitlines() if " PASSED " in line and "hearts-ref::" in line]
+    assert len(ran) == _suite_size() and set(ran) == {"[gw0]", "[gw1]"}, set(ran)
 
 
 def test_pytest_plugin_adds_nothing_without_the_option(tmp_path):
@@ -191,12 +207,15 @@ def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdi
     report = tmp_path / "r.json"
     command = f"{sys.executable} {ROOT / 'tests' / 'engines' / script}"
     code = main(["conform", "--engine", command, "--games", "3", "--negative-games", "0", "--no-vectors",
-                 "--shrink-time", "0", "--timeout", "0.5", "--report", str(report)])
+                 "--shrink-time", "0", "--timeout", "0.5" if script == "hang.py" else "10", "--report", str(report)])
     out = capsys.readouterr().out
     data = json.loads(report.read_text(encoding="utf-8"))
     assert code == 1 and f"{verdict}:" in out and "verdict: FAIL" in out
     games = [c for c in data["cases"] if c["kind"] == "differential"]
-    assert len(games) == 3 and all(c["status"] == "failed" and f"{verdict}:" in c["reason"] for c in games)
+    assert len(games) == 3 and all(c["status"] == "error" and f"{verdict}:" in c["reason"] for c in games)
+    assert data["summary"]["counts"]["error"] == 3 and data["summary"]["counts"]["failed"] == 0
+    table = data["summary"]["rules"]   # an engine failure is in the errors column, never a rule's failure
+    assert not any(row["failed"] for row in table.values()) and sum(row["error"] for row in table.values()) == 3
     leftover = subprocess.run(["pgrep", "-f", f"tests/engines/{script}"], capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
 

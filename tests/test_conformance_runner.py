@@ -7,8 +7,10 @@ import random
 import pytest
 
 from hearts_ref import CardSet, Rules, deal
-from hearts_ref.conformance.diagnose import legal_rules, observation_rules, permitting_rule, Difference
+from hearts_ref.conformance.diagnose import StepFacts, legal_rules, observation_rules
 from hearts_ref.conformance.differential import run_game
+from hearts_ref.conformance.findings import Difference
+from hearts_ref.conformance.judge import reference_observation
 from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
 from hearts_ref.conformance.runner import replay_case, run_differential
 from hearts_ref.conformance.script import (
@@ -16,7 +18,8 @@ from hearts_ref.conformance.script import (
 )
 from hearts_ref.engine import ReferenceEngine
 from hearts_ref.errors import RecordError
-from hearts_ref.legality import Context
+from hearts_ref.game import Game
+from hearts_ref.legality import Context, allowing_rule
 from hearts_ref.round import start_round
 from tests.engines.buggy import (
     PLANTED, AcceptsIllegalPlays, MoonOff, QueenBreaksHearts, TotalsForgotten,
@@ -73,8 +76,9 @@ def test_reference_against_itself_has_no_deviation(rules):
     report = run_differential(ReferenceEngine, rules, 12, 3, negative_games=6)
     assert report.summary()["counts"]["passed"] == 18, [c.reason for c in report.cases if c.status != "passed"]
     assert report.rounds > 18 and report.exit_code() == 0
-    assert sum(passed for passed, _ in report.checks.values()) > 0
-    assert not any(failed for _, failed in report.checks.values())
+    assert sum(passed for passed, _, _ in report.checks.values()) > 0
+    assert not any(failed for _, failed, _ in report.checks.values())
+    assert all(cited == passed for passed, _, cited in report.checks.values())   # the reference names each rule
 
 # --- planted bugs ------------------------------------------------------------------------------
 
@@ -160,28 +164,34 @@ def test_legal_set_differences_name_the_rule():
     assert legal_rules(state, 0) == ("FOLLOW-SUIT",)
 
 
-def test_permitting_rules_of_the_first_trick():
+def test_allowing_rules_of_the_first_trick():
+    """FIRST-EXCEPTION frees a hand of only point cards; FIRST-NO-POINTS' variant allows points; LEAD-OPEN opens."""
     only_points = CardSet.parse("QS 2H 3H").mask
     ctx = Context(False, 0, True, False)
-    assert permitting_rule(only_points, ctx, Rules(), CardSet.parse("2H").mask.bit_length() - 1) == "FIRST-EXCEPTION"
-    assert permitting_rule(CardSet.parse("2D 2H").mask, ctx, Rules(first_trick_points="allowed"),
-                           CardSet.parse("2H").mask.bit_length() - 1) == "FIRST-NO-POINTS"
-    assert permitting_rule(only_points, Context(True, None, True, False), Rules(), 0) == "LEAD-OPEN"
+    assert allowing_rule(only_points, ctx, Rules(), CardSet.parse("2H").mask) == "FIRST-EXCEPTION"
+    assert allowing_rule(CardSet.parse("2D 2H").mask, ctx, Rules(first_trick_points="allowed"),
+                         CardSet.parse("2H").mask) == "FIRST-NO-POINTS"
+    assert allowing_rule(CardSet.parse("2C 3C").mask, Context(True, None, True, False), Rules(),
+                         CardSet.parse("2C").mask) == "LEAD-OPEN"
+    assert allowing_rule(CardSet.parse("2C 3C").mask, Context(True, None, True, False), Rules(),
+                         CardSet.parse("3C").mask) is None   # not allowed at all
 
 
 def test_observation_differences_name_the_rule():
-    queen = CardSet.parse("QS").mask.bit_length() - 1
-    heart = CardSet.parse("5H").mask.bit_length() - 1
+    game = Game.new(Rules()).deal_round(deal(Rules(), seed=3), direction="none")
+    state = game.round
+    queen, heart = CardSet.parse("QS").mask.bit_length() - 1, CardSet.parse("5H").mask.bit_length() - 1
+    seen = reference_observation(game, state)
+
+    def rules_of(differences, card):
+        facts = StepFacts("play", state._replace(trick=(0,), context=Context(False, 0, False, False)), state, game,
+                          card, seen)
+        return observation_rules(differences, facts, seen)
+
     broken = [Difference("hearts_broken", False, True)]
-    assert observation_rules(broken, action="play", before=None, after=None, rules=Rules(),
-                             last_card=queen) == ("BREAK-QUEEN",)
-    assert observation_rules(broken, action="play", before=None, after=None, rules=Rules(),
-                             last_card=heart) == ("BREAK-DISCARD",)
-    ended = [Difference("phase", "round-over", "game-over"), Difference("totals", (1, 2, 3, 4), (0, 2, 3, 4))]
-    assert observation_rules(ended, action="play", before=None, after=None, rules=Rules()) == \
-        ("SCORE-TOTAL", "END-THRESHOLD")
-    tie = [Difference("winners", (0, 2), (0,))]
-    assert observation_rules(tie, action="play", before=None, after=None, rules=Rules()) == ("WIN-TIE",)
+    assert rules_of(broken, queen) == ("BREAK-QUEEN",)
+    assert rules_of(broken, heart) == ("BREAK-DISCARD",)
+    assert rules_of([Difference("trick", ("2C",), ())], heart) == ("TRICK-ORDER",)
 
 
 class _Crashes(ReferenceEngine):
@@ -195,9 +205,10 @@ class _Crashes(ReferenceEngine):
         return super().legal_plays()
 
 
-def test_an_engine_that_fails_is_reported_not_fatal():
+def test_an_engine_that_fails_is_an_error_reported_not_fatal():
     report = run_differential(_Crashes, Rules(), 4, 0, negative_games=2, shrink_budget=1)
-    failed = [c for c in report.cases if c.status == "failed"]
-    assert len(failed) == 6 and all(c.details["deviation"]["kind"] == "engine-error" for c in failed)
-    assert "RuntimeError: index out of range" in failed[0].reason
-    assert failed[0].details["reproduction"]["rounds"] == 1 and report.exit_code() == 1
+    errors = [c for c in report.cases if c.status == "error"]
+    assert len(errors) == 6 and all(c.details["deviation"]["kind"] == "engine-error" for c in errors)
+    assert errors[0].reason == "RuntimeError: legal_plays(): index out of range"
+    assert errors[0].details["reproduction"]["rounds"] == 1 and report.exit_code() == 1
+    assert report.summary()["counts"]["failed"] == 0   # a failure of the engine is no deviation from a rule

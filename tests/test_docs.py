@@ -31,7 +31,8 @@ PREFIXES = sorted({rule_id.split("-")[0] for rule_id in RULES})
 CITATION = re.compile(r"(?<![A-Za-z0-9_-])(?:" + "|".join(PREFIXES) + r")(?:-[A-Z]+)+(?![A-Za-z0-9_-])")
 # Plausible misspellings of rule IDs, built at run time so that this file cites none.
 MISSPELT_ANCHOR, MISSPELT_ID = "-".join(["LEAD", "HEART"]), "-".join(["LEAD", "QUEEN"])
-SITEGEN = ["common", "refcode", "rules_pages", "spec_pages", "proofs_page", "conformance_pages", "matrix",
+SITEGEN = ["common", "refcode", "rules_pages", "spec_pages", "proofs_page", "conformance_pages", "matrix", "runs",
+           "drawings", "reference_pages",
            "includes", "pages", "griffe_doctests", "griffe_roles"]
 
 

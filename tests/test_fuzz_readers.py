@@ -26,7 +26,7 @@ from hearts_ref.referee import referee
 from hearts_ref.simulate import random_game
 from hearts_ref.vectors.generate import dumps_vectors
 from hearts_ref.vectors.reader import load_vectors, read_vector_file
-from hearts_ref.vectors.runner import STATUSES, run_case
+from hearts_ref.conformance.vectors import STATUSES, run_case
 
 FUZZ = settings(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 

@@ -36,11 +36,15 @@ def test_junit_xml_parses_when_the_engine_colours_its_stderr(tmp_path, capsys):
     junit, report = tmp_path / "r.xml", tmp_path / "r.json"
     code = main(["conform", "--engine", engine_command("ansi_crash.py"), "--games", "2", "--no-vectors",
                  "--shrink-time", "0", "--junit", str(junit), "--report", str(report)])
-    capsys.readouterr()
+    console = capsys.readouterr()
     assert code == 1
-    failures = list(ElementTree.parse(junit).getroot().iter("failure"))   # raises if not well-formed
-    assert failures and all("exited with code 3" in f.get("message") for f in failures)
-    message = failures[0].get("message")
+    # The console shows the engine's words with their control characters escaped, never obeyed.
+    assert "\x1b" not in console.out + console.err and "\x07" not in console.out and "\x00" not in console.out
+    assert r"\x1b[1;31mfatal:\x1b[0m the trick table is corrupt\x07 (at \x00\x1f)" in console.out
+    errors = list(ElementTree.parse(junit).getroot().iter("error"))   # raises if not well-formed
+    assert errors and all("exited with code 3" in f.get("message") for f in errors)
+    assert all(f.get("type") == "crashed" for f in errors)   # a crash is an error typed by its verdict
+    message = errors[0].get("message")
     assert r"\x1b[1;31mfatal:\x1b[0m the trick table is corrupt\x07 (at \x00\x1f)" in message, message
     assert not message.startswith(": ")          # no rule ID: the reason alone, not an empty list before it
     # The JSON report keeps the engine's words as written: JSON can carry them.
@@ -183,7 +187,8 @@ def test_a_write_that_fails_after_the_run_prints_the_summary_then_the_error(tmp_
     captured = capsys.readouterr()
     assert code == 2
     assert "verdict: PASS" in captured.out and "3 cases: 3 passed" in captured.out   # the run is not lost
-    assert captured.err.count("\n") == 1 and "/dev/full: cannot write the --report file" in captured.err
+    errors = [line for line in captured.err.splitlines() if not line.startswith("conform: ")]   # not progress
+    assert len(errors) == 1 and "/dev/full: cannot write the --report file" in errors[0]
     assert ElementTree.parse(junit).getroot().find("testsuite").get("tests") == "3"   # the other file is written
 
 
@@ -196,7 +201,7 @@ def test_a_lone_surrogate_in_an_engine_message_reaches_every_output_without_a_tr
     data = json.loads(report.read_text(encoding="utf-8"))               # UTF-8, and the JSON escape round-trips
     jsonschema.Draft202012Validator(SCHEMA).validate(data)
     assert any("lost \ud800 half a character, \x1b[31mred" in c["reason"] for c in data["cases"])
-    messages = [f.get("message") for f in ElementTree.parse(junit).getroot().iter("failure")]
+    messages = [f.get("message") for f in ElementTree.parse(junit).getroot().iter("error")]
     assert any(r"lost \ud800 half a character, \x1b[31mred\x1b[0m, \x00" in m for m in messages), messages
 
 
@@ -218,12 +223,12 @@ def test_an_engine_that_cannot_be_run_still_gets_its_report_files(tmp_path, caps
     assert err.count("\n") == 1 and "cannot start engine" in err
     assert data["engine"]["spec"] == missing and data["engine"]["error"]["verdict"] == "not-started"
     assert "No such file" in data["engine"]["error"]["message"]
-    assert data["summary"]["counts"]["failed"] == len(data["cases"]) == 5 + 1     # the games and negative games
+    assert data["summary"]["counts"]["error"] == len(data["cases"]) == 5 + 1     # the games and negative games
     assert all("the engine could not be started: not-started" in c["reason"] for c in data["cases"])
     assert {step: state["status"] for step, state in data["steps"].items()} == {
         "vectors": "skipped", "perft": "skipped", "differential": "skipped", "negative": "skipped"}
     assert Report.from_dict(data).exit_code() == 1     # merged with other shards, the run still fails
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("7", "6", "1")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("7", "0", "7")   # errors, not failures
     start = suite.find("testcase")
     assert (start.get("classname"), start.get("name")) == ("hearts-ref.engine", "start")
     assert start.find("error").get("type") == "not-started" and "No such file" in start.find("error").get("message")
@@ -241,7 +246,7 @@ def test_a_bad_handshake_is_reported_with_the_cases_the_run_would_have_played(tm
     capsys.readouterr()
     played = json.loads((tmp_path / "ok.json").read_text(encoding="utf-8"))
     assert [c["id"] for c in data["cases"]] == [c["id"] for c in played["cases"]] != []
-    assert suite.get("errors") == "1" and int(suite.get("failures")) == len(data["cases"])
+    assert int(suite.get("errors")) == len(data["cases"]) + 1 and suite.get("failures") == "0"
 
 
 def test_an_engine_that_dies_before_its_handshake_leaves_its_last_words_in_the_junit_error(tmp_path, capsys):

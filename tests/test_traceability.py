@@ -95,3 +95,16 @@ def test_every_source_quote_is_verbatim_in_its_source():
     assert len(quotes) > 100
     missing = [(name, q) for name, q in quotes if name not in sources or q not in sources[name]]
     assert not missing, missing[:5]
+
+
+ANY_QUOTE = re.compile(r"«(.+?)»", re.S)
+
+
+def test_every_quote_in_the_prose_is_verbatim_in_a_source_too():
+    """Short quotes inside the notes and the disagreements («må man lægge hvad som helst») are word for word too."""
+    sources = [p.read_text(encoding="utf-8") for p in (ROOT / "spec" / "sources").glob("*.txt")]
+    pages = [p for p in (ROOT / "spec").rglob("*.md") if p.name != "README.md"] + list((ROOT / "docs").glob("*.md"))
+    quotes = [(p.name, m.group(1)) for p in pages for m in ANY_QUOTE.finditer(p.read_text(encoding="utf-8"))]
+    assert len(quotes) > 150
+    drifted = [(name, quote) for name, quote in quotes if not any(quote in text for text in sources)]
+    assert not drifted, drifted[:5]

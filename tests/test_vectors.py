@@ -17,7 +17,7 @@ from hearts_ref.engine import Capabilities, EngineRejection, ReferenceEngine
 from hearts_ref.errors import RecordError
 from hearts_ref.spec import load_rules
 from hearts_ref.vectors.reader import default_vectors_dir, load_vectors, read_vector_file
-from hearts_ref.vectors.runner import run_case, run_vectors, summarize, unaccounted
+from hearts_ref.conformance.vectors import run_case, run_vectors, summarize, unaccounted
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = load_vectors()
@@ -224,9 +224,10 @@ def test_a_rejection_by_the_wrong_rule_is_a_failure():
     assert failure.field == "rejection" and failure.expected == "LEAD-HEARTS" and failure.actual == "TRICK-ORDER"
 
 
-def test_an_engine_crash_is_a_failure_not_an_exception():
+def test_an_engine_crash_is_an_error_not_an_exception():
+    """A crash is the engine's failure, not a deviation from a rule: an error, charged to no rule."""
     result = run_case(CrashingEngine(), BY_ID["trick-winner.off-suit-never-wins"])
-    assert result.status == "failed" and result.failure.field == "engine-error"
+    assert result.status == "error" and result.failure.field == "engine-error" and result.failure.rule_ids == ()
     assert "RuntimeError: index out of range" in result.failure.actual
 
 

@@ -26,7 +26,7 @@ from sitegen.common import (SPEC, escape_cell, first, not_yet, outside_fences, r
                             rule_ids_of, rule_link, slug)
 from sitegen.rules_pages import rule_pages, spec_text
 
-__all__ = ["include_markdown", "protocol_page", "vectors_page", "vector_cases", "vectors_by_rule"]
+__all__ = ["include_markdown", "protocol_page", "vectors_page", "vector_cases", "vectors_by_rule", "link_case_ids"]
 
 PROTOCOL = SPEC / "protocol" / "README.md"
 VECTORS_DOC = SPEC / "vectors.md"
@@ -65,14 +65,26 @@ def include_markdown(text: str, page: str, source: str) -> str:
     return outside_fences(text, prose)
 
 
+def link_case_ids(text: str, page: str) -> str:
+    """Return ``text`` with each vector case ID written as code (outside fences) linked to its row on the vectors page."""
+    known = {str(case["id"]) for _name, case in vector_cases()[0]}
+
+    def link(part: str) -> str:
+        return re.sub(r"(?<![\[\w])`([a-z0-9-]+\.[a-z0-9.-]+)`",
+                      lambda m: (f"[`{m[1]}`]({relative('conformance/vectors.md#' + case_anchor(m[1]), page)})"
+                                 if m[1] in known else m[0]), part)
+    return outside_fences(text, link)
+
+
 def protocol_page() -> str:
-    """Return the protocol reference: ``spec/protocol/README.md`` when present."""
+    """Return the protocol reference: ``spec/protocol/README.md`` when present, its vector case IDs linked."""
     head = "# The stdio protocol\n\n"
     if not PROTOCOL.is_file():
         return head + not_yet("The JSON-lines stdio protocol is not specified yet (`spec/protocol/README.md` "
                               "does not exist).", "Once it lands, this page includes it.")
-    return (head + "*Included from `spec/protocol/README.md`.*\n\n"
-            + include_markdown(PROTOCOL.read_text(encoding="utf-8"), "conformance/protocol.md", "spec/protocol/README.md"))
+    page = "conformance/protocol.md"
+    body = include_markdown(PROTOCOL.read_text(encoding="utf-8"), page, "spec/protocol/README.md")
+    return head + "*Included from `spec/protocol/README.md`.*\n\n" + link_case_ids(body, page)
 
 
 def vector_cases() -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
@@ -150,6 +162,12 @@ def _perft_lines(page: str) -> list[str]:
     return lines + [""]
 
 
+def _drawn_examples(page: str) -> str:
+    from hearts_ref.vectors import load_vectors
+    from sitegen.drawings import worked_examples
+    return worked_examples(load_vectors(), page, lambda case: f'<a href="#{case_anchor(case.id)}"><code>{case.id}</code></a>')
+
+
 def vectors_page() -> str:
     """Return the vectors and perft page: the format (``spec/vectors.md``), every case with its rules, the perft files."""
     page = "conformance/vectors.md"
@@ -160,6 +178,10 @@ def vectors_page() -> str:
     else:
         out.append(not_yet("The vector format is not documented yet (`spec/vectors.md` does not exist).",
                            "Once it lands, this page includes it."))
+    out += ["## The worked examples, drawn {#worked-examples}\n",
+            "The worked examples of the source texts, each as the table looked when the trick it speaks of began: "
+            "every hand, and that trick's cards in the middle (seat 0 at the bottom, clockwise).\n",
+            _drawn_examples(page), ""]
     out.append("## Every case {#every-case}\n")
     cases, problems = vector_cases()
     out += [f"!!! warning \"Could not read\"\n\n    {p}\n" for p in problems]

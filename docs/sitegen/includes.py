@@ -8,7 +8,12 @@ A hand-written page marks a place with an HTML comment; the hook replaces it:
 - ``<!-- include: help:conform -->``: what ``hearts-ref conform --help`` prints, from the parser;
 - ``<!-- include: conform-run:openspiel:must_break_hearts=false -->``: the console summary of the
   conformance run that ``docs/build.py`` recorded for that engine with that setting (the rows
-  of the rules without a failure left out).
+  of the rules without a failure left out);
+- ``<!-- include: run:minimal-python -->``: a run of ``hearts-ref`` made when the site is built
+  (``sitegen.runs.RUNS``), as a console block; ``run-short:NAME`` leaves out the rows of the rules
+  without a failure;
+- ``<!-- include: file:examples/engines/minimal_engine.py -->``: a file of the repository, whole,
+  as a code block.
 
 >>> "hearts-ref" in fill("<!-- include: README.md#Set-up -->", "index.md")
 True
@@ -26,8 +31,10 @@ import re
 from functools import cache, partial
 
 from sitegen.common import DATA, ROOT, not_yet, outside_fences, read_json
+from sitegen.drawings import sweep_chart, table
+from sitegen.runs import console, output
 
-__all__ = ["fill", "command_options", "command_help", "recorded_run", "readme_section", "tour"]
+__all__ = ["fill", "command_options", "command_help", "recorded_run", "readme_section", "tour", "repository_file"]
 
 MARKER = re.compile(r"<!-- include: (?P<what>[^ ]+?) -->")
 
@@ -127,6 +134,72 @@ def tour() -> str:
     return "\n".join(out)
 
 
+LANGUAGES = {".py": "python", ".js": "javascript", ".json": "json", ".sh": "sh"}
+
+
+def repository_file(path: str) -> str:
+    """Return a file of the repository as a fenced code block titled with its path."""
+    source = ROOT / path
+    if not source.is_file():
+        raise ValueError(f"no file {path} in the repository")
+    text = source.read_text(encoding="utf-8").rstrip("\n")
+    fence = "````" if "```" in text else "```"
+    return f'{fence}{LANGUAGES.get(source.suffix, "text")} title="{path}"\n{text}\n{fence}'
+
+
+def counterexample_drawing(name: str) -> str:
+    """Return each distinct deal that the counterexamples of a ``prove --json`` run (``NAME-json``) reach, drawn on
+    the table once, with the plays that lead to the stuck seat."""
+    report = json.loads(output(f"{name}-json").stdout)
+    seen, out = set(), []
+    for result in report.get("results", []):
+        for counterexample in result.get("counterexamples") or []:
+            replay = counterexample.get("replay")
+            if not isinstance(replay, dict) or not replay.get("hands"):
+                continue
+            key = (tuple(replay["hands"]), tuple(replay.get("plays") or ()))
+            if key in seen:
+                continue
+            seen.add(key)
+            invariants = sorted({r["invariant"] for r in report["results"] for c in r.get("counterexamples") or []
+                                 if isinstance(c.get("replay"), dict) and tuple(c["replay"]["hands"]) == key[0]})
+            hands, trick, leader = _table_after(result["changes"], replay)
+            plays = len(replay.get("plays") or [])
+            out.append(table(hands, trick, leader=leader, stuck=replay.get("stuck_seat"),
+                             caption=f"The deal that refutes {', '.join(invariants)} under "
+                                     f"<code>{result['rules']}</code>, dealt with no pass, after {plays} "
+                                     f"play{'s' * (plays != 1)}: {counterexample.get('where', '')}."))
+    return "\n\n".join(out) or not_yet("The run refuted nothing with a deal.", "")
+
+
+def _table_after(changes: dict, replay: dict) -> tuple[list[str], list[str], int]:
+    """Return the hands, the trick on the table and its leader once a replay's plays are made on the reference."""
+    from hearts_ref import Card, CardSet, Rules, start_round
+    state = start_round(Rules(**changes), tuple(CardSet.parse(h) for h in replay["hands"]), direction="none")
+    for play in replay.get("plays") or []:
+        state = state.play(Card.parse(play))
+    return ([str(state.hand(seat)) for seat in range(len(replay["hands"]))],
+            [str(card) for card in state.current_trick()], state.leader)
+
+
+def sweep(adapter: str) -> str:
+    """Return the chart of the conformance runs recorded for ``adapter``: per setting, its cases and deviations."""
+    data, missing = read_json(DATA / "conformance" / f"{adapter}.json")
+    if data is None:
+        return not_yet(f"No conformance run of `{adapter}` is recorded ({missing}).", "`python docs/build.py` records them.")
+    rows = []
+    for run in data.get("runs", []):
+        summary = (run.get("report") or {}).get("summary", {})
+        setting = ", ".join(f"{k} = {json.dumps(v)}" for k, v in (run.get("set") or {}).items())
+        rules = {rule: row["failed"] for rule, row in summary.get("rules", {}).items() if row.get("failed")}
+        rows.append((setting or f"the {adapter} preset", summary.get("counts", {}), rules))
+    chart = sweep_chart(rows, title=f"Conformance runs of {adapter}: cases and deviations per setting")
+    return (f'<figure class="hr-chart-figure">{chart}<figcaption>The runs recorded in '
+            f'<code>docs/data/conformance/{adapter}.json</code>: each setting on top of the <code>{adapter}</code> '
+            "preset, its cases passed, failed and skipped, and the rules whose cases failed, with how many."
+            "</figcaption></figure>")
+
+
 def fill(markdown: str, page: str) -> str:
     """Return ``markdown`` with each include marker replaced by what it names, rule IDs linked and cards drawn."""
     def one(match: re.Match[str]) -> str:
@@ -135,10 +208,20 @@ def fill(markdown: str, page: str) -> str:
             return tour()
         if what.startswith("conform-run:"):
             return recorded_run(what.removeprefix("conform-run:"))
+        if what.startswith(("run:", "run-short:")):
+            kind, _, name = what.partition(":")
+            return console(name, shorten=kind == "run-short")
+        if what.startswith("drawing:"):
+            return counterexample_drawing(what.removeprefix("drawing:"))
+        if what.startswith("chart:"):
+            return sweep(what.removeprefix("chart:"))
+        if what.startswith("file:"):
+            return repository_file(what.removeprefix("file:"))
         if what.startswith("help:"):
             return f"```console\n{command_help(what.removeprefix('help:'))}\n```"
         if what.startswith("README.md#"):
             return readme_section(what.split("#", 1)[1])
         raise ValueError(f"{page}: unknown include marker {match.group(0)}")
+    from sitegen.conformance_pages import link_case_ids
     from sitegen.rules_pages import spec_text
-    return outside_fences(MARKER.sub(one, markdown), lambda part: spec_text(part, page))
+    return link_case_ids(outside_fences(MARKER.sub(one, markdown), lambda part: spec_text(part, page)), page)

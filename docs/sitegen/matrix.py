@@ -18,7 +18,7 @@ from hearts_ref.variants import PARAMETERS, PRESETS, Rules
 from sitegen.common import DATA, not_yet, read_json
 from sitegen.rules_pages import spec_text
 
-__all__ = ["matrix_page", "installed_parameters", "engine_rows", "game_ends_section"]
+__all__ = ["matrix_page", "installed_parameters", "engine_rows", "findings_page", "game_ends_section"]
 
 # Material's icons, drawn as inline SVG (no emoji font needed), each with its meaning as a tooltip.
 SOURCE = ':material-file-code-outline:{ title="read from the source" }'
@@ -61,7 +61,7 @@ def _runs(adapter: str) -> tuple[list[dict[str, Any]], str | None]:
     return [run for run in runs if run["rules"] is not None], None
 
 
-def _evidence(name: str, value: Any, runs: list[dict[str, Any]]) -> str:
+def _evidence(name: str, value: Any, runs: list[dict[str, Any]], findings: str = "") -> str:
     """Return the conformance marks of one cell: verified by a run without deviation, or a deviation found.
 
     A run without deviation verifies every value it played under. A deviation is marked only on
@@ -73,7 +73,7 @@ def _evidence(name: str, value: Any, runs: list[dict[str, Any]]) -> str:
     if any(run.get("exit_code") == 0 for run in played):
         marks += VERIFIED
     if any(run.get("exit_code") == 1 and name in (run.get("set") or {}) for run in played):
-        marks += DEVIATION
+        marks += f"[{DEVIATION}]({findings})" if findings else DEVIATION
     return marks
 
 
@@ -87,9 +87,15 @@ def _show(value: Any) -> str:
     return f"`{json.dumps(value)}`"
 
 
+def findings_page(adapter: str) -> str:
+    """Return the page of the findings on an engine (``docs/<adapter>-findings.md``), or "" when it has none."""
+    return f"{adapter}-findings.md" if (DATA.parent / f"{adapter}-findings.md").is_file() else ""
+
+
 def engine_rows(engine: dict[str, Any], installed: dict[str, Any] | None,
                 runs: list[dict[str, Any]]) -> list[dict[str, str]]:
     """Return the matrix rows of one engine: each hearts-ref parameter with the engine's settings and evidence."""
+    findings = findings_page(engine["adapter"])
     preset = Rules.preset(engine["adapter"]) if engine["adapter"] in PRESETS else None
     recorded = {row["parameter"]: row for row in engine["rows"]}
     rows = []
@@ -108,7 +114,7 @@ def engine_rows(engine: dict[str, Any], installed: dict[str, Any] | None,
                     marks += INSTALLED
                     if is_default and installed[row["openspiel"]] != row["default"]:
                         warnings.append(f"{MISMATCH} the installed default is `{json.dumps(installed[row['openspiel']])}`")
-                marks += _evidence(parameter.name, value, runs)
+                marks += _evidence(parameter.name, value, runs, findings)
                 label = " (default)" if is_default else ""
                 if not cells:
                     cells.append(f"`{row['openspiel']}`")
@@ -124,7 +130,7 @@ def engine_rows(engine: dict[str, Any], installed: dict[str, Any] | None,
                 marks += INSTALLED
                 if installed["(players)"] != value:
                     warnings.append(f"{MISMATCH} the installed game has {installed['(players)']} players")
-            cells.append(f"always {_show(value)} {marks}{_evidence(parameter.name, value, runs)}")
+            cells.append(f"always {_show(value)} {marks}{_evidence(parameter.name, value, runs, findings)}")
             offered.append(value)
             if preset is not None and ours != value:
                 warnings.append(f"{MISMATCH} the `{engine['adapter']}` preset has {_show(ours)}")
@@ -152,9 +158,11 @@ def _engine_section(path: Path) -> str:
                    f"`{engine.get('package')}` {version} when this site was built.\n")
     if runs:
         passed = sum(1 for run in runs if run.get("exit_code") == 0)
-        failed = [_setting(run) for run in runs if run.get("exit_code") == 1]
-        found = (f" A deviation was found by {', '.join(failed)} ({DEVIATION} on the values it set)."
-                 if failed else "")
+        findings = findings_page(engine["adapter"])
+        failed = [f"[{_setting(run)}]({findings})" if findings else _setting(run)
+                  for run in runs if run.get("exit_code") == 1]
+        found = (f" A deviation was found by {', '.join(failed)} ({DEVIATION} on the values it set"
+                 f"{', and links to the findings' if findings else ''})." if failed else "")
         out.append(f"{VERIFIED} {len(runs)} conformance runs recorded by `docs/build.py`, {passed} without deviation: "
                    f"[{engine['adapter']}.json](data/conformance/{engine['adapter']}.json).{found}\n")
     else:
@@ -163,11 +171,13 @@ def _engine_section(path: Path) -> str:
                            "`python docs/build.py` runs `hearts-ref conform` on this engine under each setting "
                            "when the command is available, and records the verdicts."))
     rows = engine_rows(engine, installed, runs)
-    out += ['<div class="hr-matrix" markdown>\n',
-            f"| parameter | hearts-ref default | preset `{engine['adapter']}` | {engine['engine']} | "
-            f"values {engine['engine']} cannot play |", "|---|---|---|---|---|"]
-    out += [f"| {row['parameter']} | {row['default']} | {row['preset']} | {row['engine']} | {row['cannot']} |"
-            for row in rows]
+    heads = ["parameter", "hearts-ref default", f"preset `{engine['adapter']}`", engine["engine"],
+             f"values {engine['engine']} cannot play"]
+    # Each cell repeats its column's name for narrow screens, where the table is drawn one parameter per block.
+    label = [f'<span class="hr-label">{spec_text(head, "matrix.md")}: </span>' for head in heads]
+    out += ['<div class="hr-matrix" markdown>\n', "| " + " | ".join(heads) + " |", "|---|---|---|---|---|"]
+    out += [f"| {row['parameter']} | {label[1]}{row['default']} | {label[2]}{row['preset']} | "
+            f"{label[3]}{row['engine']} | {label[4]}{row['cannot']} |" for row in rows]
     out += ["\n</div>\n", f"**Notes on {engine['engine']}.**\n"]
     out += [f"- {row['parameter']}: {row['how']}" for row in rows if row["how"]]
     return "\n".join(out) + "\n"

@@ -11,6 +11,7 @@ from sitegen.common import ROOT
 from sitegen.conformance_pages import protocol_page, vectors_by_rule, vectors_page
 from sitegen.matrix import matrix_page
 from sitegen.proofs_page import proofs_by_rule, proofs_page
+from sitegen.reference_pages import DOWNLOAD, changelog_page, cli_page, download_page
 from sitegen.rules_pages import chapter_pages, chapters, rules_index
 from sitegen.spec_pages import disagreements_page, sources_page, variants_page
 
@@ -35,7 +36,8 @@ def api_modules() -> list[str]:
 
 def _api_pages() -> dict[str, str]:
     # The heading's anchor is the module's name, so that a reference to the module in a docstring links here.
-    pages = {f"api/{name}.md": f"# `{name}` {{#{name}}}\n\n::: {name}\n" for name in api_modules()}
+    lower = "---\nsearch:\n  boost: 0.5\n---\n"   # below the rules and guides that speak of the same names
+    pages = {f"api/{name}.md": f"{lower}# `{name}` {{#{name}}}\n\n::: {name}\n" for name in api_modules()}
     listing = "\n".join(f"- [`{name}`]({name}.md)" for name in api_modules())
     pages["api/index.md"] = ("# API reference\n\nThe public modules of `hearts_ref`, from their docstrings. "
                              "Start with `hearts_ref` (the re-exported API), `hearts_ref.variants` (the rules as "
@@ -49,7 +51,8 @@ def generated_pages() -> dict[str, str]:
     pages = {"rules/index.md": rules_index(), **chapter_pages(proofs_by_rule(), vectors_by_rule()),
              "disagreements.md": disagreements_page(), "variants.md": variants_page(),
              "sources.md": sources_page(), "matrix.md": matrix_page(), "proofs.md": proofs_page(),
-             "conformance/protocol.md": protocol_page(), "conformance/vectors.md": vectors_page()}
+             "conformance/protocol.md": protocol_page(), "conformance/vectors.md": vectors_page(),
+             "cli.md": cli_page(), DOWNLOAD: download_page(), "changelog.md": changelog_page()}
     pages.update(_api_pages())
     return pages
 

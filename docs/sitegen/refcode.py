@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sitegen.common import ROOT
 
-__all__ = ["CodePiece", "citing_code", "tests_naming", "cited_ids"]
+__all__ = ["CodePiece", "citing_code", "tests_naming", "cited_ids", "IMPLEMENTED_BY", "implementing"]
 
 _ID = re.compile(r"(?<![A-Za-z0-9_-])[A-Z]+(?:-[A-Z]+)+(?![A-Za-z0-9_-])")
 
@@ -126,3 +126,36 @@ def tests_naming(rule_id: str) -> list[str]:
     named = re.compile(rf"test_(?:invalid_)?{snake}(?:_|$)")
     return [f"{t.path}::{t.name}" for t in all_tests()
             if rule_id in t.cites or named.match(t.name.split(".")[-1])]
+
+
+# The code that implements each rule, as ``path:name`` of the reference engine: what its rule page shows first.
+# Every other piece of code that cites the rule is listed after it, folded away.
+IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
+    "PLAYERS-COUNT": ("variants.py:PARAMETERS['players']",), "DECK-CARDS": ("variants.py:Rules.deck_mask",),
+    "DECK-REMOVED": ("variants.py:Rules.removed_cards",), "DEAL-HANDS": ("round.py:start_round",),
+    "DEAL-DEALER": ("game.py:Game.dealer",), "PASS-COUNT": ("round.py:RoundState.choose_pass",),
+    "PASS-SIMULTANEOUS": ("round.py:exchange",), "PASS-CYCLE": ("variants.py:Rules.pass_direction",),
+    "LEAD-OPEN": ("legality.py:opening_leads",), "LEAD-WINNER": ("round.py:RoundState.play",),
+    "LEAD-HEARTS": ("legality.py:hearts_leads",), "FOLLOW-SUIT": ("legality.py:follow_suit",),
+    "FOLLOW-VOID": ("legality.py:void_discards",), "FIRST-NO-POINTS": ("legality.py:first_trick_discards",),
+    "FIRST-EXCEPTION": ("legality.py:first_trick_discards",), "BREAK-DISCARD": ("legality.py:breaks_hearts",),
+    "BREAK-QUEEN": ("legality.py:breaks_hearts",), "TRICK-ORDER": ("round.py:RoundState.play",),
+    "TRICK-WINNER": ("round.py:trick_winner",), "SCORE-POINTS": ("scoring.py:card_points",),
+    "SCORE-JACK": ("scoring.py:card_points",), "SCORE-NO-TRICKS": ("scoring.py:score_terms",),
+    "SCORE-MOON": ("scoring.py:takes_the_moon", "scoring.py:score_terms"), "SCORE-TOTAL": ("game.py:Game._finish",),
+    "END-THRESHOLD": ("game.py:is_game_over",), "WIN-LOWEST": ("game.py:winners",),
+    "WIN-TIE": ("game.py:is_game_over", "game.py:winners"),
+}
+
+
+def implementing(rule_id: str) -> tuple[list[CodePiece], list[CodePiece]]:
+    """Return the code that implements ``rule_id`` (``IMPLEMENTED_BY``) and the other code that cites it.
+
+    >>> shown, others = implementing("FIRST-NO-POINTS")
+    >>> [p.name for p in shown], len(others) > 10
+    (['first_trick_discards'], True)
+    """
+    pieces = citing_code().get(rule_id, [])
+    by_name = {f"{p.path.removeprefix('hearts_ref/')}:{p.name}": p for p in pieces}
+    shown = [by_name[name] for name in IMPLEMENTED_BY.get(rule_id, ()) if name in by_name]
+    return shown, [p for p in pieces if p not in shown]

@@ -13,14 +13,19 @@ from pathlib import Path
 
 from hearts_ref.spec import SpecRule, load_rules
 from sitegen.common import SPEC, card_row, cards_in_text, link_rule_ids, relative
+from sitegen.drawings import pass_cycle_figure
 from sitegen.formal_statements import formal_statement
-from sitegen.refcode import citing_code, tests_naming
+from sitegen.refcode import implementing, tests_naming
 
 __all__ = ["rule_pages", "chapter_pages", "rules_index", "render_quotes", "spec_text"]
 
 QUOTE = re.compile(r"^- `(?P<file>(?P<num>\d{3})_[0-9a-f]+\.txt)` \((?P<lang>[^)]+)\): «(?P<orig>.+?)» — "
                    r"\"(?P<tr>.+?)\"(?P<rest>.*)$")
 SHOWN_TESTS = 8
+# The rule pages come first in the site's search, before the pages that mention a rule (the API's, the vectors').
+SEARCH_BOOST = "---\nsearch:\n  boost: 4\n---\n"
+# Pictures drawn under a rule's text, by rule ID.
+FIGURES = {"PASS-CYCLE": pass_cycle_figure}
 
 
 def rule_pages() -> dict[str, str]:
@@ -63,10 +68,10 @@ def chapters() -> list[tuple[str, str, str]]:
     return [(path.stem, *_chapter_head(path)) for path in sorted((SPEC / "rules").glob("*.md"))]
 
 
-def _code_block(piece) -> str:
-    """Return a collapsible block with the source of one code piece, read from the file at build time."""
+def _code_block(piece, *, open_: bool = False) -> str:
+    """Return a collapsible block (open with ``open_``) with the source of one code piece, read at build time."""
     body = "\n".join("    " + line if line.strip() else "" for line in piece.text.splitlines())
-    return (f'??? abstract "`{piece.name}` · {piece.path}, lines {piece.start}–{piece.end}"\n\n'
+    return (f'???{"+" if open_ else ""} abstract "`{piece.name}` · {piece.path}, lines {piece.start}–{piece.end}"\n\n'
             f'    ```python linenums="{piece.start}"\n{body}\n    ```\n')
 
 
@@ -92,22 +97,45 @@ def _links(title: str, links: dict, rule_id: str, page: str, none: str) -> str:
     return f"**{title}.** {shown}{more}.\n"
 
 
+def _related(rule_id: str, page: str) -> str:
+    """Return the variant parameters that change a rule and the disagreements that name it, linked."""
+    from hearts_ref.variants import PARAMETERS
+    from sitegen.spec_pages import disagreements_by_rule
+    params = [f"[`{p.name}`]({relative('variants.md#' + p.name, page)})" for p in PARAMETERS if rule_id in p.rules]
+    found = [f"[{text}]({relative(target, page)})" for text, target in disagreements_by_rule().get(rule_id, [])]
+    return (f"**Variant parameters.** {', '.join(params) or 'none: every preset plays this rule the same way'}.  \n"
+            f"**Disagreements.** {'; '.join(found) or 'none: the sources agree on it'}.\n")
+
+
+def _reference_code(rule_id: str) -> str:
+    """Return the code that implements a rule, shown open, then every other piece of code citing it, folded."""
+    shown, others = implementing(rule_id)
+    if not shown and not others:
+        return f"**Reference code.** No code in `hearts_ref/` cites {rule_id}.\n"
+    out = [f"**Reference code.** The code that implements {rule_id}, read from the source when this site was "
+           "built:\n" if shown else f"**Reference code.** The code of `hearts_ref/` that cites {rule_id}:\n"]
+    out += [_code_block(piece, open_=True) for piece in shown]
+    if others:
+        listed = "\n".join(f"    - `{p.name}` · {p.path}, lines {p.start}–{p.end}" for p in others)
+        out.append(f'??? note "Other code that cites {rule_id} ({len(others)})"\n\n{listed}\n')
+    return "\n".join(out)
+
+
 def render_rule(rule: SpecRule, page: str, proofs: dict, vectors: dict) -> str:
     """Return the Markdown of one rule on its chapter page."""
     parts = [f"## {rule.id}: {rule.title} {{#{rule.id}}}\n",
-             "**Rule.** " + spec_text(rule.section("Rule"), page) + "\n",
-             "**Sources.**\n\n" + render_quotes(rule.section("Sources"), page) + "\n"]
+             "**Rule.** " + spec_text(rule.section("Rule"), page) + "\n"]
+    if rule.id in FIGURES:
+        parts.append(FIGURES[rule.id]() + "\n")
+    parts.append("**Sources.**\n\n" + render_quotes(rule.section("Sources"), page) + "\n")
     parts.append(formal_statement(rule.id, page))   # the rule as a predicate (properties/statements.py)
     if rule.section("Examples"):
         parts.append('<div class="hr-examples" markdown>\n\n**Examples.**\n\n'
                      + spec_text(rule.section("Examples"), page) + "\n\n</div>\n")
     if rule.section("Notes"):
         parts.append("**Notes.** " + spec_text(rule.section("Notes"), page) + "\n")
-    pieces = citing_code().get(rule.id, [])
-    parts.append(f"**Reference code.** The code of `hearts_ref/` that cites {rule.id}, read from the source "
-                 "when this site was built:\n" if pieces else
-                 f"**Reference code.** No code in `hearts_ref/` cites {rule.id}.\n")
-    parts.extend(_code_block(piece) for piece in pieces)
+    parts.append(_related(rule.id, page))
+    parts.append(_reference_code(rule.id))
     parts.append(_links("Proofs", proofs, rule.id, page, "No proof names this rule."))
     parts.append(_links("Vectors", vectors, rule.id, page, "No vector names this rule."))
     tests = tests_naming(rule.id)
@@ -130,7 +158,7 @@ def chapter_pages(proofs: dict, vectors: dict) -> dict[str, str]:
     for stem, title, intro in chapters():
         page = f"rules/{stem}.md"
         body = "\n".join(render_rule(rule, page, proofs, vectors) for rule in by_chapter.get(stem, []))
-        pages[page] = (f"# {title}\n\n{spec_text(intro, page)}\n\n"
+        pages[page] = (f"{SEARCH_BOOST}# {title}\n\n{spec_text(intro, page)}\n\n"
                        f"*Generated from `spec/rules/{stem}.md`; the anchor of each rule is its ID.*\n\n{body}")
     return pages
 

@@ -9,17 +9,70 @@ from hearts_ref.commands.rules import registry
 from sitegen.common import SPEC, escape_cell, relative, rule_link
 from sitegen.rules_pages import QUOTE, render_quotes, rule_pages, spec_text
 
-__all__ = ["disagreements_page", "variants_page", "sources_page", "source_table"]
+__all__ = ["disagreements_page", "variants_page", "sources_page", "source_table", "disagreements", "summary_table",
+           "disagreements_by_rule", "source_files"]
 
 DISAGREEMENT = re.compile(r"^## (D\d+): (.+?)\s*$")
 
 
+def disagreements() -> list[dict[str, str | list[str]]]:
+    """Return each disagreement of ``spec/disagreements.md``: its ID, title, resolution, variant and rule IDs.
+
+    >>> first = disagreements()[0]
+    >>> first["id"], "BREAK-DISCARD" in first["rules"]
+    ('D1', True)
+    """
+    text = (SPEC / "disagreements.md").read_text(encoding="utf-8")
+    found = []
+    for section in re.split(r"^(?=## )", text, flags=re.M)[1:]:
+        heading, _, body = section.partition("\n")
+        match = DISAGREEMENT.match(heading)
+        if not match:
+            continue
+        parts = {name: (re.search(rf"^\*\*{name}\.\*\* (.+?)(?=\n\n|\Z)", body, re.S | re.M) or [None, ""])[1]
+                 for name in ("Resolution", "Variant", "Rules")}
+        found.append({"id": match[1], "title": match[2], "resolution": parts["Resolution"].replace("\n", " "),
+                      "variant": parts["Variant"].replace("\n", " "),
+                      "rules": re.findall(r"[A-Z]+(?:-[A-Z]+)+", parts["Rules"])})
+    return found
+
+
+def _first_sentence(text: str) -> str:
+    match = re.match(r"(.+?\.)(?:\s+[A-Z(`]|\s*$)", text)
+    return match[1] if match else text
+
+
+def summary_table(page: str) -> str:
+    """Return the table atop the disagreements page: each one, the resolution's first sentence, its parameters,
+    its rules."""
+    rows = ["| | disagreement | hearts-ref's resolution | parameters | rules |", "|---|---|---|---|---|"]
+    for d in disagreements():
+        known = {p["name"] for p in registry()["parameters"]}
+        names = sorted(set(re.findall(r"`(\w+) = ", d["variant"])) & known, key=d["variant"].index)
+        params = ", ".join(f"[`{n}`]({relative('variants.md#' + n, page)})" for n in names) or "—"
+        rules = ", ".join(rule_link(r, page, rule_pages()) for r in d["rules"])
+        rows.append(f"| [{d['id']}](#{d['id']}) | {escape_cell(d['title'])} | "
+                    f"{escape_cell(spec_text(_first_sentence(d['resolution']), page))} | {params} | {rules} |")
+    return "\n".join(rows) + "\n"
+
+
+def disagreements_by_rule() -> dict[str, list[tuple[str, str]]]:
+    """Return, for each rule ID, the disagreements that name it, as (``D<n>: title``, target)."""
+    by_rule: dict[str, list[tuple[str, str]]] = {}
+    for d in disagreements():
+        for rule_id in d["rules"]:
+            by_rule.setdefault(rule_id, []).append((f"{d['id']}: {d['title']}", f"disagreements.md#{d['id']}"))
+    return by_rule
+
+
 def disagreements_page() -> str:
-    """Return the disagreements page from ``spec/disagreements.md``; each section is anchored ``#D<n>``."""
+    """Return the disagreements page from ``spec/disagreements.md``, a summary table first; each section is
+    anchored ``#D<n>``."""
     page = "disagreements.md"
     text = (SPEC / "disagreements.md").read_text(encoding="utf-8")
     head, *sections = re.split(r"^(?=## )", text, flags=re.M)
-    out = [spec_text(head.strip(), page), "\n*Generated from `spec/disagreements.md`.*\n"]
+    out = [spec_text(head.strip(), page), "\n*Generated from `spec/disagreements.md`.*\n",
+           "## Summary {#summary}\n", summary_table(page)]
     for section in sections:
         heading, _, body = section.partition("\n")
         match = DISAGREEMENT.match(heading)
@@ -108,7 +161,17 @@ def sources_page() -> str:
            "hearts-ref's rules are drawn from five public rule texts, cited by file name. Each rule quotes "
            "them word for word (a test checks every quote against the text), with an English translation.\n",
            "*Generated from `spec/README.md`.*\n"]
+    out.append("Each text is kept in the repository as it was read, in `spec/sources/`, and on this site; the address "
+               "it was published at is not recorded with it.\n")
     for num, name, lang, what in source_table():
-        out.append(f"## {num} · {lang} {{#source-{num}}}\n\n`{name}`: {what}. Quoted {quotes.get(num, 0)} times "
+        title = (SPEC / "sources" / name).read_text(encoding="utf-8").strip().splitlines()[0]
+        title = title if len(title) <= 90 else title[:90].rsplit(" ", 1)[0] + " …"
+        out.append(f"## {num} · {lang} {{#source-{num}}}\n\n{what}. It begins: «{title}»\n\n"
+                   f"File `{name}`, [the whole text](sources/{name}). Quoted {quotes.get(num, 0)} times "
                    f"in the rules and the disagreements. Preset: [seed{num}](variants.md#preset-seed{num}).\n")
     return "\n".join(out)
+
+
+def source_files() -> dict[str, bytes]:
+    """Return the source texts as files of the site, by their path: ``sources/<file name>``."""
+    return {f"sources/{name}": (SPEC / "sources" / name).read_bytes() for _, name, _, _ in source_table()}

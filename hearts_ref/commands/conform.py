@@ -4,22 +4,27 @@
     hearts-ref conform --engine python:mypkg.engine:MyEngine --junit results.xml
     hearts-ref conform --engine SPEC --replay hr1:…            (replay one shrunk finding)
     hearts-ref conform --merge shard1.json shard2.json --report all.json
+    hearts-ref conform --engine SPEC --jobs 2                   (the campaign in two processes)
 
 Exit codes: 0 no unexpected failure, 1 an unexpected failure (or a replayed deviation),
 2 bad input, an engine that could not be started (the --report and --junit files still say so),
-or an engine that could not be judged at all (every case skipped).
+or an engine that could not be judged at all (every case skipped). Stopped by SIGINT, SIGTERM
+or SIGHUP, it writes the --report and --junit files of what it judged so far, marked
+incomplete, and exits with 128 + the signal's number.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args
+from hearts_ref.console import ProgressDisplay, is_terminal, printable, show
 from hearts_ref.errors import HeartsError, RecordError
 
 __all__ = ["configure", "run", "parse_shard"]
@@ -36,8 +41,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, metavar="T",
                         help="stop starting games after T seconds (the rest are reported as skipped)")
     parser.add_argument("--shard", default="1/1", metavar="K/N", help="run the K-th of N shards of the campaign")
+    parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                        help="run the campaign (or its --shard) in N worker processes, merged into one report "
+                             "(default 1)")
     parser.add_argument("--shrink-time", type=float, default=10.0, metavar="S",
                         help="seconds to shrink each distinct finding (default 10; 0: no shrinking)")
+    parser.add_argument("--stop-at-first", action="store_true",
+                        help="end each game at its first difference (quicker; by default games play on to find "
+                             "every deviation)")
     parser.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors and perft")
     parser.add_argument("--report", metavar="FILE.json", help="write the JSON report (spec/report.schema.json)")
     parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
@@ -47,7 +58,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="seconds an engine program may take to answer one command (default 5)")
     parser.add_argument("--startup-timeout", type=_engine_seconds, default=10.0, metavar="S",
                         help="seconds an engine program may take to start and answer the handshake (default 10)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--abandon-after", type=_count, default=3, metavar="K",
+                        help="give up on an engine program that failed the same way (a timeout, a crash, a "
+                             "protocol error) in K games in a row: the cases left are reported abandoned "
+                             "(default 3; 0: never)")
+    parser.add_argument("--no-timings", dest="timings", action="store_false",
+                        help="write every duration as 0 in --report, --junit and --json, and no reply times: "
+                             "the same campaign then gives the same bytes, whatever --jobs")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--json", action="store_true",
                         help="print the JSON report (spec/report.schema.json) instead of the summary")
 
@@ -58,6 +76,25 @@ MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-tim
 def _engine_seconds(text: str) -> float:
     """Parse ``--timeout`` or ``--startup-timeout``: a number of seconds, more than 0, at most a day."""
     return positive_seconds(text, MAX_ENGINE_TIMEOUT)
+
+
+def _count(text: str) -> int:
+    """Parse a whole number >= 0 (an argparse ``type``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    """Parse ``--jobs``: a whole number from 1 to 256."""
+    value = _count(text)
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 256, got {value}")
+    return value
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -78,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     _check_outputs(args)
     if args.merge:
         report = merge_reports([load_report(path) for path in args.merge])
-        _print(report.dumps() if args.json else console_summary(report))
+        _summary(args, report)
         _write(args, report, junit_xml)
         return report.exit_code()
     if not args.engine:
@@ -91,40 +128,67 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         print("hearts-ref conform: error: --time-limit must be more than 0 seconds", file=sys.stderr)
         return 2
-    from hearts_ref.conformance.runner import load_engine, run_conformance
+    from hearts_ref.conformance.campaign import Campaign, run_campaign
 
-    rules = rules_from_args(args)
-    shard = parse_shard(args.shard)
+    campaign = Campaign(args.engine, rules_from_args(args), games=args.games, seed=args.seed,
+                        negative_games=args.negative_games, vectors=not args.no_vectors,
+                        shard=parse_shard(args.shard), time_limit=args.time_limit, shrink_budget=args.shrink_time,
+                        timeout=args.timeout, startup_timeout=args.startup_timeout,
+                        abandon_after=args.abandon_after, jobs=args.jobs, stop_at_first=args.stop_at_first)
     try:
-        engine = load_engine(args.engine, timeout=args.timeout, startup_timeout=args.startup_timeout)
+        engine = campaign.load_engine()
     except HeartsError as error:     # exit 2; with --report or --junit, a report that says so for CI
         if not args.replay:
-            _report_start_failure(args, rules, shard, error, junit_xml)
+            _report_start_failure(args, campaign.rules, campaign.shard, error, junit_xml)
         raise
+    partial: list[Any] = []          # the report as it fills: what a signal leaves to write
+    began = time.monotonic()
     try:
         if args.replay:
             return _replay(engine, args)
-        progress = None if args.quiet or not sys.stderr.isatty() else _ProgressBar()
-        report = run_conformance(engine, rules, games=args.games, seed=args.seed,
-                                 negative_games=args.negative_games, vectors=not args.no_vectors, shard=shard,
-                                 time_limit=args.time_limit, shrink_budget=args.shrink_time, spec=args.engine,
-                                 progress=progress)
-        if progress is not None:
-            progress.finish()
+        with ProgressDisplay("conform", quiet=args.quiet, unit="games") as display:
+            report = run_campaign(campaign, engine=engine, started=partial.append,
+                                  progress=lambda done, total, failed: display(done, total, f"games, {failed} failed"))
+    except BaseException as stop:
+        if partial and _stopping(stop):
+            partial[-1].seconds = partial[-1].seconds or time.monotonic() - began
+            _write_partial(args, partial[-1], stop, console_summary, junit_xml)
+        raise
     finally:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
-    _print(report.dumps() if args.json else console_summary(report))   # first: a failed write loses nothing
+    _summary(args, report)   # first: a failed write loses nothing
     _write(args, report, junit_xml)
     return report.exit_code()
+
+
+def _stopping(stop: BaseException) -> str | None:
+    """The name of the signal that stopped the run (SIGINT, or SIGTERM/SIGHUP as the command line raises them)."""
+    if isinstance(stop, KeyboardInterrupt):
+        return "SIGINT"
+    signum = getattr(stop, "signum", None)
+    return signal.Signals(signum).name if isinstance(signum, int) else None
+
+
+def _write_partial(args: argparse.Namespace, report: Any, stop: BaseException, console_summary: Any,
+                   junit_xml: Any) -> None:
+    """Mark the report of a stopped run incomplete and print and write it; a write error is said, not raised."""
+    report.incomplete = {"reason": f"stopped by {_stopping(stop)} after {len(report.cases)} cases"}
+    try:
+        _summary(args, report)
+        _write(args, report, junit_xml)
+    except RecordError as failed:
+        print(f"hearts-ref conform: error: {failed}", file=sys.stderr)
+    except OSError:
+        pass
 
 
 def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int, int], error: HeartsError,
                           junit_xml: Any) -> None:
     """Write (and with ``--json`` print) the report of a run whose engine could not be started.
 
-    Each game the run would have played is failed with the reason, so a pipeline that only
+    Each game the run would have played is an error with the reason, so a pipeline that only
     reads the files sees the failure; ``engine.error`` holds the verdict, the message and
     the engine's last words on stderr. Exit code 2 stays the caller's.
     """
@@ -143,7 +207,7 @@ def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int
     for step in ([] if args.no_vectors else ["vectors", "perft"]) + ["differential", "negative"]:
         report.steps[step] = {"status": "skipped", "reason": reason}
     for kind, _, _, case_id in planned_games(args.games, negatives, shard):
-        report.add(Case(case_id, kind, "failed", (), reason))
+        report.add(Case(case_id, kind, "error", (), reason))
     if args.json:
         _print(report.dumps())
     try:
@@ -183,8 +247,9 @@ def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
     A lone surrogate (an engine's message can carry one) is written as its JSON escape ``\\udXXX``.
     """
     failed: RecordError | None = None
+    timings = getattr(args, "timings", True)
     for option, path in _outputs(args):
-        text = report.dumps() if option == "--report" else junit_xml(report)
+        text = report.dumps(timings=timings) if option == "--report" else junit_xml(report, timings=timings)
         try:
             with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
                 handle.write(text)
@@ -192,6 +257,18 @@ def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
             failed = failed or RecordError(f"cannot write the {option} file ({error.strerror})", where=path)
     if failed is not None:
         raise failed
+
+
+def _summary(args: argparse.Namespace, report: Any) -> None:
+    """Print the report: JSON with ``--json``, else the summary (drawn on a terminal, plain text otherwise)."""
+    from hearts_ref.conformance.report import console_summary, summary_renderables
+
+    if args.json:
+        _print(report.dumps(timings=args.timings))
+    elif is_terminal(sys.stdout):
+        show(*summary_renderables(report))
+    else:
+        _print(console_summary(report))
 
 
 def _print(text: str) -> None:
@@ -212,12 +289,13 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     # a token, or a file: a case written by the runner, or one case of a JSON report
     case = decode_case(args.replay if args.replay.startswith("hr1:") else Path(args.replay))
     rules, game = replay_case(engine, case)
-    deviation = game.deviation
+    target = case.get("finding")
+    deviation = game.finding(tuple(target)) if isinstance(target, list) and len(target) == 2 else game.deviation
     if deviation is None:
-        print(f"no deviation: the engine agrees with the reference over {game.steps} steps")
+        print(f"no deviation: the engine agrees with the reference over {game.steps} steps"
+              + (f" ({len(game.findings)} other finding(s) on the way)" if game.findings else ""))
         return 0
-    for number, played in enumerate(transcript(rules, case["script"], negative=case.get("mode") == "negative",
-                                               steps=deviation.step), 1):
+    for number, played in enumerate(transcript(game.reference)[:deviation.round or None], 1):
         cycle = rules.pass_direction(number)
         print(f"round {number}, pass {played['direction']}" + ("" if played["direction"] == cycle else
               f" (the runner's choice, to keep the game small; PASS-CYCLE would pass {cycle})"))
@@ -226,30 +304,10 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
             print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))
         if played["plays"]:
             print("  plays: " + " ".join(played["plays"]))
+    if deviation is not game.deviation:
+        print(f"(played on past {len(game.findings) - 1} earlier finding(s): "
+              + "; ".join(", ".join(f.rule_ids) or f.kind for f in game.findings if f is not deviation) + ")")
     where = ", ".join(f"{key} {value}" for key, value in deviation.where.items())
-    print(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}")
-    print(f"  {deviation.message}")
+    print(printable(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}"))
+    print(f"  {printable(deviation.message)}")
     return 1
-
-
-class _ProgressBar:
-    """A one-line progress bar on stderr, redrawn at most ten times a second."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-        self.drawn = False
-
-    def __call__(self, done: int, total: int, failed: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.1 and done < total:
-            return
-        self.last = now
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {failed} failed ")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def finish(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\n")

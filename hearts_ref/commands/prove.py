@@ -16,8 +16,10 @@ GAME-ENDS (a bound on the rounds, or a game that never ends, replayed on the eng
 claim's hypotheses are first checked satisfiable (a vacuous proof fails). ``--all`` adds every
 variant combination of the registry (the round invariants per context, the game-level ones per
 game combination). ``--deep`` adds the inductive proof over the engine's own transition
-(``RoundState.play`` on symbolic cards) for each preset. Progress goes to stderr: a bar on a terminal,
-otherwise a plain line at most every second. The report goes to stdout: a table of
+(``RoundState.play`` on symbolic cards) for each preset. Progress goes to stderr: a bar with
+the count, the rate and the time left on a terminal, otherwise a plain line
+``prove: DONE/TOTAL what`` at most every two seconds (none with ``--quiet``). The report goes
+to stdout: a table of
 invariant × preset with each outcome and its time, then the counterexamples (each with
 the deal and plays that reach it on the engine), or with ``--json`` the same content:
 
@@ -81,12 +83,12 @@ import argparse
 import json
 import sys
 import time
-from typing import TextIO
 
 from hearts_ref.commands import positive_seconds, rules_label
+from hearts_ref.console import ProgressDisplay, show
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
-__all__ = ["configure", "run", "ProgressBar"]
+__all__ = ["configure", "run"]
 
 
 def _jobs(text: str) -> int:
@@ -111,37 +113,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="seconds per z3 query before it counts as timed out (default 60)")
     parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                         help="processes for the inductive proofs of several presets (default 1)")
-
-
-class ProgressBar:
-    """Progress on a stream: a bar redrawn in place on a terminal, else a plain line at most every ``every`` seconds."""
-
-    def __init__(self, stream: TextIO, *, every: float = 1.0):
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.every = every
-        self._last = 0.0
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if self.tty:
-            filled = int(30 * done / max(total, 1))
-            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {what[:60]:<60}")
-            if done == total:
-                self.stream.write("\n")
-        else:
-            now = time.monotonic()
-            if done != total and now - self._last < self.every:
-                return
-            self._last = now
-            self.stream.write(f"prove: {done}/{total} {what}\n")
-        self.stream.flush()
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
+    progress = ProgressDisplay("prove", quiet=args.quiet, unit="proofs")
+    try:
+        return _prove(args, progress)
+    finally:
+        progress.close()
+
+
+def _prove(args: argparse.Namespace, progress: ProgressDisplay) -> int:
     from properties.combinations import run_combinations
     from properties.prove import Session, run_catalogue
 
-    progress = ProgressBar(sys.stderr)
     start = time.perf_counter()
     if args.settings:   # a house rule: one set of rules, not the presets
         if args.all or (args.preset and len(args.preset) > 1):
@@ -156,31 +142,39 @@ def run(args: argparse.Namespace) -> int:
         results = run_rules(rules, label=rules_label(preset, overrides), deep=args.deep, timeout=args.timeout,
                             progress=progress)
         presets = [results[0].rules] if results else []
+        progress.close()
         return _report(args, results, presets, None, time.perf_counter() - start, verdict=True)
     presets = args.preset or list(PRESETS)
     results = run_catalogue(presets, deep=args.deep, timeout=args.timeout, progress=progress, jobs=args.jobs)
     combinations = None
     if args.all:
-        combinations = run_combinations(session=Session(timeout=args.timeout), progress=progress)
+        progress.close()
+        with ProgressDisplay("prove --all", quiet=args.quiet, unit="proofs") as each:
+            combinations = run_combinations(session=Session(timeout=args.timeout), progress=each)
+    progress.close()
     return _report(args, results, presets, combinations, time.perf_counter() - start)
 
 
 def _report(args: argparse.Namespace, results: list, presets: list[str], combinations: dict | None,
             seconds: float, *, verdict: bool = False) -> int:
-    from properties.results import all_match, report_dict, table
+    from rich.text import Text
+
+    from properties.results import all_match, report_dict, report_renderables
 
     if args.json:
         report = report_dict(results, presets=presets, deep=args.deep, timeout=args.timeout, seconds=seconds,
                              combinations=combinations)
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
-        print(table(results, combinations=combinations), end="")
+        parts = report_renderables(results, combinations=combinations)
         if verdict:   # the answer a designer of house rules asks for
             refuted = sorted({r.invariant for r in results if r.status == "refuted"})
             open_ = sorted({r.invariant for r in results if r.status not in ("proved", "refuted", "n/a")})
-            print("SOUND: every invariant proved." if not refuted and not open_ else
-                  (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)." if refuted else "")
-                  + (f" Not settled: {', '.join(open_)}." if open_ else ""))
-        print(f"{seconds:.1f}s in all.")
+            parts.append(Text("SOUND: every invariant proved." if not refuted and not open_ else
+                              (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)." if refuted else "")
+                              + (f" Not settled: {', '.join(open_)}." if open_ else ""),
+                              style="bold green" if not refuted and not open_ else "bold red"))
+        parts.append(Text(f"{seconds:.1f}s in all."))
+        show(*parts)
     ok = all_match(results) and (combinations is None or combinations["all_expected"])
     return 0 if ok else 1

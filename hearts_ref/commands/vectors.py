@@ -2,10 +2,12 @@
 
 ``generate [--out DIR] [--perft-out DIR]`` writes the suite (``spec/vectors/``) and the perft
 files (``spec/perft/``) from the reference, byte for byte the same on every run.
+``export --out PATH`` writes the suite as a versioned package (``hearts_ref.vectors.export``) to a
+folder, or to a zip file when PATH ends in ``.zip``.
 ``run [--engine SPEC] [PATH ...]`` runs every case and accounts for each: passed, failed
-(first failing step, rule IDs, expected and actual), skipped (with the reason), expected-fail
-or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed or was not accounted for,
-2 for bad input (a file that does not read, an engine SPEC that names no engine, a ``--case``
+(first failing step, rule IDs, expected and actual), error (the engine failed), skipped (with
+the reason), expected-fail or unexpected-pass. Exit 0 when nothing failed, 1 when a case failed,
+erred or was not accounted for, 2 for bad input (a file that does not read, an engine SPEC that names no engine, a ``--case``
 that no case ID contains).
 """
 
@@ -13,23 +15,26 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import json
 import sys
 import time
 from pathlib import Path
 
+from hearts_ref.console import ProgressDisplay, printable
 from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.vectors.generate import write_perft, write_suite
 from hearts_ref.vectors.model import SUITE_VERSION
 from hearts_ref.vectors.reader import load_vectors
-from hearts_ref.vectors.runner import CaseResult, run_vectors, summarize, unaccounted
+from hearts_ref.conformance.vectors import CaseResult, run_vectors, summarize, unaccounted
 
 __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    # not required here: the command line names an unrecognized option before it asks for a missing ACTION
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
     generate = sub.add_parser("generate", help="write the vectors and perft files from the reference",
                               description="Write the vector suite and the perft files from the reference.")
     generate.add_argument("--out", type=Path, default=None, metavar="DIR",
@@ -37,6 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--perft-out", type=Path, default=None, metavar="DIR",
                           help="folder of the perft files (default spec/perft/)")
     generate.add_argument("--quiet", action="store_true", help="print nothing")
+    export = sub.add_parser("export", help="write the suite as a versioned package: a folder or a zip",
+                            description="Write the vectors, the perft files, the schemas, a version file and "
+                                        "checksums (SHA256SUMS) to a folder, or to a zip file.")
+    export.add_argument("--out", type=Path, required=True, metavar="PATH",
+                        help="a folder (empty, or an earlier export), or a file name ending in .zip")
     runner = sub.add_parser("run", help="run the vectors on an engine",
                             description="Run the vectors on an engine; every case is accounted for.")
     runner.add_argument("paths", nargs="*", type=Path, metavar="PATH",
@@ -49,20 +59,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     runner.add_argument("--json", action="store_true", help="print the results as JSON")
     runner.add_argument("--validate-schema", action="store_true",
                         help="also check the files against spec/vectors.schema.json (slower)")
+    runner.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action is None:
+        raise HeartsError("give an ACTION: generate or run (see hearts-ref vectors --help)")
     if args.action == "generate":
         say = (lambda text: None) if args.quiet else print
         write_suite(args.out, progress=say)
         write_perft(args.perft_out, progress=say)
+        return 0
+    if args.action == "export":
+        from hearts_ref.vectors.export import export_suite
+        files = export_suite(args.out)
+        print(f"{args.out}: suite {SUITE_VERSION}, {len(files)} files (checksums in SHA256SUMS)")
         return 0
     return _run(args)
 
 
 def _line(result: CaseResult) -> str:
     detail = result.failure.text() if result.failure else result.reason
-    return f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else "")
+    return printable(f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else ""))
 
 
 def _check_case_texts(texts: list[str], ids: list[str]) -> None:
@@ -84,9 +102,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.case:
         _check_case_texts(args.case, [c.id for c in cases])
         cases = [c for c in cases if any(text in c.id for text in args.case)]
-    with opened_engine(args.engine) as engine:
+    with opened_engine(args.engine) as engine, ProgressDisplay("vectors", quiet=args.quiet, unit="cases") as shown:
         start = time.perf_counter()
-        results = run_vectors(engine, cases)
+        done = itertools.count(1)
+        results = run_vectors(engine, cases, progress=lambda result: shown(next(done), len(cases), result.case_id))
         elapsed = time.perf_counter() - start
     missing = unaccounted(cases, results)
     counts = summarize(results)
@@ -103,8 +122,8 @@ def _run(args: argparse.Namespace) -> int:
         steps = sum(c.steps for c in cases)
         print(f"{counts['total']} cases ({steps} steps, suite {SUITE_VERSION}) on "
               f"{getattr(engine, 'name', args.engine)}: " + ", ".join(
-                  f"{counts[s]} {s}" for s in ("passed", "failed", "skipped", "expected-fail", "unexpected-pass"))
+                  f"{counts[s]} {s}" for s in ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass"))
               + f"; {elapsed:.2f} s")
     if missing:
         print(f"hearts-ref vectors: {len(missing)} case(s) not accounted for", file=sys.stderr)
-    return 1 if counts["failed"] or missing else 0
+    return 1 if counts["failed"] or counts["error"] or missing else 0

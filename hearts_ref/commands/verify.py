@@ -21,7 +21,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rich.text import Text
+
 from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args, rules_label
+from hearts_ref.console import ProgressDisplay, Table, indented, show
 from hearts_ref.variants import DEFAULT_PRESET, EXPECTED_UNSOUND, Rules, parse_setting
 
 __all__ = ["configure", "run", "STEPS"]
@@ -35,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 20)")
     parser.add_argument("--json", action="store_true", help="print the outcome of each step as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.epilog = ("without --preset or --set the proofs cover every preset; with them, the proofs and the stdio "
                      "games use the rules chosen, and rules that can deadlock a round fail (unless they are a "
                      f"preset known to: {', '.join(EXPECTED_UNSOUND)}). exit codes: 0 every step holds, "
@@ -59,7 +63,7 @@ def _proofs(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
         return _proofs_of(rules, args)
     from properties.prove import run_catalogue
 
-    results = run_catalogue(None, deep=False, timeout=args.timeout)
+    results = run_catalogue(None, deep=False, timeout=args.timeout, progress=args.progress)
     unexpected = [r for r in results if not r.matches]
     refuted = sum(1 for r in results if r.status == "refuted")
     return {"ok": not unexpected, "checked": len(results), "unexpected": len(unexpected),
@@ -75,7 +79,7 @@ def _proofs_of(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     from properties.prove import run_rules
 
     label = _label(args)
-    results = run_rules(rules, label=label, deep=False, timeout=args.timeout)
+    results = run_rules(rules, label=label, deep=False, timeout=args.timeout, progress=args.progress)
     unexpected = [r for r in results if not r.matches]
     refuted = [r for r in results if r.status == "refuted"]
     known = next((name for name in EXPECTED_UNSOUND if Rules.preset(name) == rules), None)
@@ -102,7 +106,13 @@ def _vectors(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     from hearts_ref.vectors import load_vectors, run_vectors, summarize, unaccounted
 
     cases = load_vectors()
-    results = run_vectors(ReferenceEngine(), cases)
+    done = [0]
+
+    def progress(result: Any) -> None:
+        done[0] += 1
+        args.progress(done[0], len(cases), result.case_id)
+
+    results = run_vectors(ReferenceEngine(), cases, progress=progress)
     counts = summarize(results)
     missing = unaccounted(cases, results)
     failed = [r for r in results if r.status in ("failed", "unexpected-pass")]
@@ -118,9 +128,10 @@ def _perft(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
 
     wrong = []
     names = perft_names()
-    for name in names:
+    for done, name in enumerate(names, 1):
         deal = load_perft(name)
         counts = perft_counts(deal.start(), min(len(deal.counts), 6))
+        args.progress(done, len(names), name)
         if tuple(counts) != tuple(deal.counts[:len(counts)]):
             wrong.append(f"{name}: expected {list(deal.counts[:len(counts)])}, counted {list(counts)}")
     return {"ok": not wrong, "checked": len(names), "summary": f"{len(names) - len(wrong)}/{len(names)} perft deals",
@@ -135,7 +146,8 @@ def _stdio(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     engine = StdioEngine([sys.executable, "-m", "hearts_ref", "serve"])
     try:
         report = run_differential(engine, rules, args.games, args.seed, negative_games=max(1, args.games // 6),
-                                  spec="hearts-ref serve")
+                                  spec="hearts-ref serve",
+                                  progress=lambda done, total, failed: args.progress(done, total, f"{failed} failed"))
     finally:
         engine.close()
     failed = [c for c in report.cases if c.status == "failed"]
@@ -156,31 +168,37 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     label = _label(args)
     if not args.json:
-        print(f"hearts-ref verify: rules: {label}")
+        show(Text(f"hearts-ref verify: rules: {label}"))
     start = time.monotonic()
     outcomes: dict[str, dict[str, Any]] = {}
     for name, step in STEPS.items():
         began = time.monotonic()
-        print(f"hearts-ref verify: {name} ...", file=sys.stderr, flush=True)
-        try:
-            outcome = step(rules, args)
-        except Exception as error:   # a step that cannot run is a failed verification, said plainly
-            outcome = {"ok": False, "summary": f"could not run: {type(error).__name__}: {error}", "failures": []}
+        with ProgressDisplay(f"verify {name}", quiet=args.quiet, unit=_UNITS[name]) as args.progress:
+            try:
+                outcome = step(rules, args)
+            except Exception as error:   # a step that cannot run is a failed verification, said plainly
+                outcome = {"ok": False, "summary": f"could not run: {type(error).__name__}: {error}", "failures": []}
         outcome["seconds"] = round(time.monotonic() - began, 2)
         outcomes[name] = outcome
-        if not args.json:
-            mark = "ok  " if outcome["ok"] else "FAIL"
-            print(f"  {mark} {name:<8} {outcome['summary']}  ({outcome['seconds']:.1f} s)")
-            for failure in outcome.get("failures", []):
-                print(f"         - {failure}")
     ok = all(o["ok"] for o in outcomes.values())
     seconds = time.monotonic() - start
     if args.json:
         print(json.dumps({"ok": ok, "seconds": round(seconds, 2),
                           "rules": {"label": label, "chosen": _chosen(args), "values": rules.to_dict()},
                           "steps": outcomes}, indent=2))
-    else:
-        verdict = "PASS" if ok else "FAIL"
-        print(f"hearts-ref verify: {verdict}: " + "; ".join(o["summary"] for o in outcomes.values())
-              + f" ({seconds:.1f} s)")
+        return 0 if ok else 1
+    table = Table("step", "outcome", "summary", "time")
+    table.columns[3].justify = "right"
+    for name, outcome in outcomes.items():
+        table.add_row(name, Text("ok" if outcome["ok"] else "FAIL", style="green" if outcome["ok"] else "bold red"),
+                      outcome["summary"], f"{outcome['seconds']:.1f} s")
+    failures = [Text(f"  {name}: {failure}") for name, outcome in outcomes.items()
+                for failure in outcome.get("failures", [])]
+    verdict = "PASS" if ok else "FAIL"
+    show(indented(table), *failures,
+         Text(f"hearts-ref verify: {verdict}: " + "; ".join(o["summary"] for o in outcomes.values())
+              + f" ({seconds:.1f} s)", style="bold green" if ok else "bold red"))
     return 0 if ok else 1
+
+
+_UNITS = {"proofs": "proofs", "vectors": "cases", "perft": "deals", "stdio": "games"}

@@ -1,169 +1,379 @@
-"""Which rules a difference concerns: from what differs between the reference and an engine to rule IDs.
+"""Which rule a difference breaks: from what differs between an engine and the reference to rule IDs, cause first.
 
-The runner stops at the first step where an engine's observation or legal set differs
-from the reference's. What differs points at the rule:
+The runner knows more than an engine shows: the hands it dealt, the cards it passed, the
+reference's state. Each function here asks, in the order of the rules, which rule's own
+outcome differs, and names that rule first:
 
-- a card the engine allows and the reference forbids: the rule that rejects it
-  (:func:`~hearts_ref.legality.rejecting_rule`); a card the engine forbids and the
-  reference allows: the rule that permits it (:func:`permitting_rule`);
-- ``to_move``: LEAD-OPEN at the first lead, TRICK-WINNER and LEAD-WINNER after a trick,
-  TRICK-ORDER within one, PASS-SIMULTANEOUS while passing;
-- ``hearts_broken``: BREAK-QUEEN after the Q♠, BREAK-DISCARD otherwise;
-- points and scores: SCORE-POINTS, or the scoring rule whose variant would explain the
-  engine's numbers (SCORE-MOON, SCORE-JACK, SCORE-NO-TRICKS); totals: SCORE-TOTAL;
-- the end: END-THRESHOLD; the winners: WIN-LOWEST, or WIN-TIE when totals tie.
+- a legal set (:func:`legal_rules`): hands that went astray (the cards passed another way:
+  PASS-CYCLE; passed cards kept: PASS-SIMULTANEOUS), a leader judged as if still following
+  the trick just won (LEAD-WINNER), else the rule of each differing card, in the order of the
+  rules (:func:`~hearts_ref.legality.rejecting_rule`, :func:`~hearts_ref.legality.allowing_rule`);
+- the first lead (:func:`opening_rules`): the lowest club as another pass direction would
+  have placed it (PASS-CYCLE), as other removed cards would make it (DECK-REMOVED), the
+  dealer leading (DEAL-DEALER), else LEAD-OPEN;
+- who wins a trick: the ace ranked low (DECK-CARDS), the points credited to the right seat
+  but another leading (LEAD-WINNER), else TRICK-WINNER;
+- points and scores: the J♦'s ten (SCORE-JACK), the no-trick five (SCORE-NO-TRICKS), a moon
+  seen or missed (SCORE-MOON), else SCORE-POINTS; totals: SCORE-TOTAL; the end: END-THRESHOLD,
+  or WIN-TIE when a tie decides it; the winners: WIN-LOWEST, or WIN-TIE for a tie cut short;
+- an illegal move accepted (:func:`accepted_pass_rules`): a card received before every seat
+  chose is PASS-SIMULTANEOUS before PASS-COUNT.
 
->>> from hearts_ref.legality import Context
->>> from hearts_ref.cardset import CardSet
->>> hand = CardSet.parse("3C 4H 5H").mask
->>> permitting_rule(hand, Context(False, 0, True, False), Rules(), CardSet.parse("3C").mask.bit_length() - 1)
-'FOLLOW-SUIT'
+These functions run only once something differs; comparing is :mod:`.judge`'s job.
+
+>>> from hearts_ref.deals import complete_deal
+>>> from hearts_ref.round import start_round
+>>> state = start_round(Rules(), complete_deal(Rules(), {0: "2C"}), direction="none")
+>>> legal_rules(state, CardSet.parse("2C 3C").mask)
+('LEAD-OPEN',)
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, NamedTuple
+import re
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from hearts_ref.cards import QUEEN_OF_SPADES
-from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, POINT_CARDS, SUIT_MASKS, bits_of
-from hearts_ref.engine import Observation
-from hearts_ref.legality import Context, rejecting_rule
-from hearts_ref.round import RoundState
-from hearts_ref.scoring import round_scores
+from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of
+from hearts_ref.engine import EngineRejection, Observation
+from hearts_ref.errors import IllegalPassError
+from hearts_ref.game import Game, is_game_over
+from hearts_ref.legality import Context, allowing_rule, breaks_hearts, legal_plays, rejecting_rule
+from hearts_ref.round import RoundState, trick_winner
+from hearts_ref.scoring import JACK_POINTS, MOON_POINTS, NO_TRICKS_BONUS, card_points
+from hearts_ref.spec import load_rules
 from hearts_ref.variants import Rules
+from hearts_ref.conformance.astray import astray_citation, hands_astray, opening_rules
+from hearts_ref.conformance.findings import Difference
 
-__all__ = ["Difference", "observation_differences", "legal_rules", "permitting_rule", "observation_rules",
-           "FIELDS"]
+__all__ = ["StepFacts", "legal_rules", "stale_lead", "opening_rules", "observation_rules", "shape_rules",
+           "astray_citation", "refused_play_rules",
+           "refused_pass_rules", "refused_deal_rules", "accepted_play_rules", "accepted_pass_rules",
+           "cited_rule", "in_rule_order", "taken_in_round", "FIELDS"]
 
 FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals",
           "game_over", "winners")
-_PRIORITY = {name: k for k, name in enumerate(("to_move", "trick", "hearts_broken", "points_taken", "round_scores",
-                                               "totals", "phase", "game_over", "winners"))}
+# Causes before consequences: within a step, who moves and what was played come before the
+# points, the points before the scores, the scores before the end and the winners.
+_CAUSAL_ORDER = ("to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals", "phase",
+                 "game_over", "winners")
+_QUEEN = QUEEN_OF_SPADES.index
+_PREFIX = re.compile(r"^([A-Z]+(?:-[A-Z]+)+):")
 
 
-class Difference(NamedTuple):
-    """One observable that differs: its name, the reference's value, the engine's value."""
+class StepFacts(NamedTuple):
+    """What the runner knows about one step, to blame a difference on the rule it breaks."""
 
-    field: str
-    expected: Any
-    actual: Any
-
-
-def observation_differences(expected: Observation, actual: Observation) -> list[Difference]:
-    """Return the fields in which ``actual`` differs from ``expected``, in :data:`FIELDS` order."""
-    if not isinstance(actual, Observation):
-        return [Difference("observation", expected.to_dict(), repr(actual))]
-    return [Difference(name, getattr(expected, name), getattr(actual, name))
-            for name in FIELDS if getattr(expected, name) != getattr(actual, name)]
+    action: str                      # "deal", "pass" or "play"
+    before: RoundState | None        # the reference's round before the step (None before a deal)
+    after: RoundState | None         # the reference's round after it (None once the round is scored)
+    game: Game                       # the reference's game after the step
+    card: int | None = None          # the card played
+    previous: Observation | None = None   # what the engine showed before the step
+    engine_legal: int | None = None  # the engine's legal set after the step, when it was asked for
 
 
-def _unique(ids: list[str]) -> tuple[str, ...]:
+def in_rule_order(ids: Iterable[str | None]) -> tuple[str, ...]:
+    """The rule IDs, each once, in the order the rules are written (an unknown ID last)."""
+    order = _rule_order()
+    return tuple(sorted(dict.fromkeys(i for i in ids if i), key=lambda rule: order.get(rule, len(order))))
+
+
+def _rule_order() -> dict[str, int]:
+    return {rule: k for k, rule in enumerate(load_rules())}
+
+
+def _unique(ids: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(ids))
 
 
-def permitting_rule(hand: int, ctx: Context, rules: Rules, index: int) -> str:
-    """Return the rule that makes the card ``index`` a legal play in ``ctx`` (it must be one)."""
-    bit = 1 << index
-    if ctx.leading:
-        if ctx.first_trick:
-            return "LEAD-OPEN"
-        return "LEAD-HEARTS" if bit & POINT_CARDS else "LEAD-WINNER"
-    if hand & SUIT_MASKS[ctx.led_suit]:
-        return "FOLLOW-SUIT"
-    if ctx.first_trick and bit & POINT_CARDS:
-        # FIRST-EXCEPTION frees a hand of only point cards; otherwise the variant allows points
-        return "FIRST-EXCEPTION" if not hand & ~POINT_CARDS else "FIRST-NO-POINTS"
-    return "FOLLOW-VOID"
+# Legal sets ---------------------------------------------------------------------------------------
 
+def legal_rules(state: RoundState, engine: int, broken: bool | None = None,
+                found: Iterable[str] = ()) -> tuple[str, ...]:
+    """Return the rules behind the engine's legal set ``engine`` (a mask) where it differs from the rules'.
 
-def legal_rules(state: RoundState, engine_legal: int) -> tuple[str, ...]:
-    """Return the rules concerned when the engine's legal set differs from the reference's."""
-    hand = state.hands[state.to_play]
-    ids = []
-    for index in bits_of(engine_legal & ~state.legal):
-        if not hand >> index & 1:   # a card the seat does not hold: the hands went astray
-            ids.append("PASS-CYCLE" if state.direction != "none" else "DEAL-HANDS")
-        else:
-            ids.append(rejecting_rule(hand, state.context, state.rules, 1 << index) or "TRICK-ORDER")
-    for index in bits_of(state.legal & ~engine_legal):
-        ids.append(permitting_rule(hand, state.context, state.rules, index))
-    return _unique(ids)
-
-
-def _score_rules(taken: tuple[int, ...], rules: Rules, actual: Any) -> list[str]:
-    """SCORE-*: the scoring rule whose other variant value would give the engine's scores."""
-    alternatives = [("SCORE-MOON", {"moon": m}) for m in ("add", "subtract", "off") if m != rules.moon]
-    alternatives += [("SCORE-JACK", {"jd_bonus": not rules.jd_bonus}),
-                     ("SCORE-NO-TRICKS", {"avoid_all_tricks_bonus": not rules.avoid_all_tricks_bonus})]
-    for rule_id, change in alternatives:
-        other = dataclasses.replace(rules, **change)
-        if actual is not None and tuple(actual) == round_scores(taken, other).scores:
-            return [rule_id]
-    score = round_scores(taken, rules)
-    return ["SCORE-MOON"] if score.shooter is not None else ["SCORE-POINTS"]
-
-
-def observation_rules(differences: list[Difference], *, action: str, before: RoundState | None,
-                      after: RoundState | None, rules: Rules, last_card: int | None = None,
-                      taken: tuple[int, ...] | None = None, totals: tuple[int, ...] = ()) -> tuple[str, ...]:
-    """Return the rules concerned by these observation ``differences`` after ``action``.
-
-    ``action`` is "deal", "pass" or "play"; ``before`` the reference's round state before
-    the action (None before a deal), ``after`` the state after it (None when the round
-    ended); ``last_card`` the card just played; ``taken`` the cards each seat took in the
-    round just finished; ``totals`` the reference's totals after the action.
+    ``broken`` is hearts broken as the engine shows it: its legal set is judged with that.
+    ``found``: the rules the game's earlier legal-set findings broke; a legal set that one of
+    them explains as well as a new rule is put down to it.
     """
+    rules, seat = state.rules, state.to_play
+    ctx = state.context if broken is None else state.context._replace(hearts_broken=broken)
+    hand = state.hands[seat]
+    stale = stale_lead(state, engine, broken)
+    if stale == "held" or stale and "LEAD-WINNER" in found:
+        return ("LEAD-WINNER",)   # the leader judged as if still following the trick it won
+    astray = hands_astray(state, engine, ctx)
+    if astray:
+        return astray
+    expected = legal_plays(hand, ctx, rules)
+    ids = [rejecting_rule(hand, ctx, rules, 1 << i) for i in bits_of(engine & ~expected)]
+    ids += [allowing_rule(hand, ctx, rules, 1 << i) for i in bits_of(expected & ~engine)]
+    return in_rule_order(ids)
+
+
+def stale_lead(state: RoundState, engine: int, broken: bool | None = None) -> str:
+    """LEAD-WINNER: whether a leader's legal set ``engine`` is that of a seat still following the trick just won.
+
+    Returns ``"held"`` when the leader holds that trick's suit (the set can only come from there),
+    ``"void"`` when it does not (any card, which other bugs give too), ``""`` when it is not so.
+    """
+    ctx = state.context
+    if not ctx.leading or ctx.first_trick:
+        return ""
+    previous = state.tricks[-1].indices[0] // 13
+    hand = state.hands[state.to_play]
+    broken = ctx.hearts_broken if broken is None else broken
+    if engine != legal_plays(hand, Context(False, previous, False, broken), state.rules):
+        return ""
+    return "held" if hand & SUIT_MASKS[previous] else "void"
+
+
+# Observations --------------------------------------------------------------------------------------
+
+def observation_rules(differences: Sequence[Difference], facts: StepFacts, actual: Observation) -> tuple[str, ...]:
+    """Return the rules behind these differences of the engine's observation ``actual`` after a step."""
+    rules = facts.game.rules
+    if not _shaped(actual, rules.players):
+        return ("PLAYERS-COUNT",)   # a seat too many or too few on the engine's score sheet
+    by_field = {d.field: d for d in differences}
+    phase_moved = "phase" in by_field and facts.action != "play"
     ids: list[str] = []
-    trick_done = action == "play" and before is not None and len(before.trick) == rules.players - 1
-    # Causes before consequences: a wrong score ends the game wrongly, not the other way round.
-    for diff in sorted(differences, key=lambda d: _PRIORITY.get(d.field, len(_PRIORITY))):
-        name = diff.field
-        if name == "phase":
-            if "game-over" in (diff.expected, diff.actual):
-                ids.append("END-THRESHOLD")
-            elif action == "deal":
-                ids.append("PASS-CYCLE")
-            elif action == "pass":
-                ids.append("PASS-SIMULTANEOUS")
-            else:
-                ids.append("TRICK-ORDER")
-        elif name == "to_move":
-            if after is not None and after.passing:
-                ids.append("PASS-SIMULTANEOUS")
-            elif action in ("deal", "pass"):
-                ids.append("LEAD-OPEN")
-            elif trick_done:
-                ids += ["TRICK-WINNER", "LEAD-WINNER"]
-            else:
-                ids.append("TRICK-ORDER")
-        elif name == "trick":
-            ids.append("TRICK-ORDER")
-        elif name == "hearts_broken":
-            ids.append("BREAK-QUEEN" if last_card == QUEEN_OF_SPADES.index else "BREAK-DISCARD")
-        elif name == "points_taken":
-            ids.append("SCORE-JACK" if rules.jd_bonus and _trick_has_jack(before, last_card) else "SCORE-POINTS")
-            if trick_done:
-                ids.append("TRICK-WINNER")
-        elif name == "round_scores":
-            ids += _score_rules(taken, rules, diff.actual) if taken is not None else ["SCORE-POINTS"]
-        elif name == "totals":
-            ids.append("SCORE-TOTAL")
-        elif name == "game_over":
-            ids.append("END-THRESHOLD")
-            if rules.ties == "play-on" and totals and totals.count(min(totals)) > 1:
-                ids.append("WIN-TIE")
-        elif name == "winners":
-            expected = diff.expected or ()
-            ids.append("WIN-TIE" if len(expected) > 1 or len(diff.actual or ()) > 1 else "WIN-LOWEST")
-        else:
-            ids.append("TRICK-ORDER")
+    if phase_moved:   # the round began or the passing ended at another moment: the seat to move follows
+        ids += _phase_rules(facts, by_field["phase"], actual)
+    for name in _CAUSAL_ORDER:
+        if name in by_field and not (phase_moved and name in ("phase", "to_move")):
+            ids += _FIELD_RULES[name](facts, by_field[name], actual)
     return _unique(ids)
 
 
-def _trick_has_jack(before: RoundState | None, last_card: int | None) -> bool:
-    cards = list(before.trick) if before is not None else []
-    if last_card is not None:
-        cards.append(last_card)
-    return any((1 << c) & JACK_OF_DIAMONDS_BIT for c in cards)
+def shape_rules(observation: Observation, players: int) -> tuple[str, ...]:
+    """PLAYERS-COUNT, when the engine's score sheet has a seat too many or too few."""
+    return () if _shaped(observation, players) else ("PLAYERS-COUNT",)
+
+
+def _shaped(observation: Observation, players: int) -> bool:
+    """PLAYERS-COUNT: one entry per seat in every per-seat field."""
+    sized = (observation.points_taken, observation.totals) + (
+        (observation.round_scores,) if observation.round_scores is not None else ())
+    return all(isinstance(values, (tuple, list)) and len(values) == players for values in sized)
+
+
+def _phase_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    if facts.action == "deal":
+        return ["PASS-CYCLE"] if {diff.expected, diff.actual} == {"pass", "play"} else ["DEAL-HANDS"]
+    if facts.action == "pass":
+        return ["PASS-SIMULTANEOUS"]
+    if {diff.expected, diff.actual} <= {"round-over", "game-over"}:
+        return _end_rules(facts, actual)
+    return ["TRICK-ORDER"]   # the round ended before its last trick, or went on past it
+
+
+def _end_rules(facts: StepFacts, actual: Observation) -> list[str]:
+    """END-THRESHOLD, or WIN-TIE when the lowest totals tie under ``ties = "play-on"``."""
+    rules = facts.game.rules
+    totals = actual.totals
+    reached = is_game_over(totals, len(facts.game.results), dataclasses.replace(rules, ties="shared"))
+    tied = totals.count(min(totals)) > 1
+    if rules.ties == "play-on" and reached and tied:
+        return ["WIN-TIE", "END-THRESHOLD"]
+    return ["END-THRESHOLD"]
+
+
+def _to_move_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    after = facts.after
+    if facts.action in ("deal", "pass"):
+        if after is not None and after.passing:
+            return ["PASS-SIMULTANEOUS"]   # while passing, the seat to move is the lowest that has not chosen
+        if after is None:
+            return ["TRICK-ORDER"]
+        return list(opening_rules(after, actual.to_move, len(facts.game.results) % facts.game.rules.players,
+                                  facts.engine_legal))
+    before = facts.before
+    if before is not None and len(before.trick) == facts.game.rules.players - 1:
+        return _winner_rules(facts, actual)
+    return ["TRICK-ORDER"]
+
+
+def _trick_cards(facts: StepFacts) -> tuple[int, ...]:
+    return facts.before.trick + (facts.card,)
+
+
+def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
+    """DECK-CARDS, TRICK-WINNER, LEAD-WINNER: who the engine has lead after a trick, and why."""
+    before, rules = facts.before, facts.game.rules
+    n = rules.players
+    cards = _trick_cards(facts)
+    led = cards[0] // 13
+    in_suit = [(k, c) for k, c in enumerate(cards) if c // 13 == led]
+    position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
+    if (before.leader + position) % n == actual.to_move:
+        return ["DECK-CARDS", "TRICK-WINNER"]
+    winner = trick_winner([1 << c for c in cards], led, before.leader, n)
+    points = card_points(_mask(cards), rules)
+    previous = facts.previous
+    if points and previous is not None and _shaped(previous, n) and \
+            actual.points_taken[winner] - previous.points_taken[winner] == points:
+        return ["LEAD-WINNER"]   # the engine credits the winner, but another seat leads
+    return ["TRICK-WINNER", "LEAD-WINNER"]
+
+
+def _mask(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _trick_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    return ["TRICK-ORDER"]
+
+
+def _hearts_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    """BREAK-QUEEN when the Q♠ just played would explain the engine's hearts broken, else BREAK-DISCARD."""
+    if facts.action == "play" and facts.card == _QUEEN:
+        previous = facts.previous.hearts_broken if facts.previous is not None else facts.before.hearts_broken
+        rules = facts.game.rules
+        other = dataclasses.replace(rules, qs_breaks_hearts=not rules.qs_breaks_hearts)
+        if (previous or breaks_hearts(1 << _QUEEN, facts.before.context, other)) == diff.actual:
+            return ["BREAK-QUEEN"]
+    return ["BREAK-DISCARD"]
+
+
+def _points_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    """SCORE-POINTS, SCORE-JACK, TRICK-WINNER: the points the engine gave for the trick just taken."""
+    rules, before = facts.game.rules, facts.before
+    if facts.action != "play" or before is None or len(before.trick) != rules.players - 1:
+        return ["SCORE-POINTS"]   # points changed without a trick taken (or not reset for the round)
+    delta = [a - e for a, e in zip(diff.actual, diff.expected)]
+    moved = [seat for seat, d in enumerate(delta) if d]
+    if len(moved) > 1 and not sum(delta):
+        return ["TRICK-WINNER"]   # the trick's points went to another seat
+    if _mask(_trick_cards(facts)) & JACK_OF_DIAMONDS_BIT and len(moved) == 1 and abs(delta[moved[0]]) == -JACK_POINTS:
+        return ["SCORE-JACK"]
+    return ["SCORE-POINTS"]
+
+
+def taken_in_round(game: Game) -> tuple[int, ...]:
+    """The cards each seat took in tricks in the last finished round of ``game``."""
+    taken = [0] * game.rules.players
+    for trick in game.results[-1].tricks:
+        for index in trick.indices:
+            taken[trick.winner] |= 1 << index
+    return tuple(taken)
+
+
+def _scores_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    """SCORE-JACK, SCORE-NO-TRICKS, SCORE-MOON, SCORE-POINTS: the round's scores, given the engine's points."""
+    game, rules = facts.game, facts.game.rules
+    if facts.action != "play" or facts.after is not None or not game.results or diff.expected is None \
+            or diff.actual is None:
+        return ["SCORE-POINTS"]
+    taken = taken_in_round(game)
+    delta = [a - e for a, e in zip(diff.actual, diff.expected)]
+    moved = [seat for seat, d in enumerate(delta) if d]
+    jack = next((seat for seat, cards in enumerate(taken) if cards & JACK_OF_DIAMONDS_BIT), None)
+    if moved == [jack] and abs(delta[jack]) == -JACK_POINTS:
+        return ["SCORE-JACK"]
+    if moved and all(not taken[s] and abs(delta[s]) == -NO_TRICKS_BONUS for s in moved):
+        return ["SCORE-NO-TRICKS"]
+    if game.results[-1].score.shooter is not None or _looks_like_a_moon(tuple(diff.actual), taken, rules):
+        return ["SCORE-MOON"]
+    return ["SCORE-POINTS"]
+
+
+def _looks_like_a_moon(scores: tuple[int, ...], taken: tuple[int, ...], rules: Rules) -> bool:
+    """Whether ``scores`` are a moon's (26 to the others, or 26 off the shooter) for some seat."""
+    jack = [JACK_POINTS if rules.jd_bonus and cards & JACK_OF_DIAMONDS_BIT else 0 for cards in taken]
+    for shooter in range(rules.players):
+        added = tuple(j + (0 if seat == shooter else MOON_POINTS) for seat, j in enumerate(jack))
+        subtracted = tuple(j - (MOON_POINTS if seat == shooter else 0) for seat, j in enumerate(jack))
+        if scores in (added, subtracted):
+            return True
+    return False
+
+
+def _totals_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    return ["SCORE-TOTAL"]
+
+
+def _game_over_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    if facts.action == "play" and facts.after is None:
+        return _end_rules(facts, actual)
+    return ["END-THRESHOLD"]   # the end is checked after a round, never during one
+
+
+def _winners_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
+    """WIN-LOWEST, WIN-TIE: the winners the engine names, against the lowest of its own totals."""
+    low = min(actual.totals)
+    lowest = {seat for seat, total in enumerate(actual.totals) if total == low}
+    named = set(diff.actual or ())
+    if named - lowest or not named:
+        return ["WIN-LOWEST"]
+    return ["WIN-TIE"]   # some of the seats sharing the lowest total were left out
+
+
+_FIELD_RULES = {"phase": _phase_rules, "to_move": _to_move_rules, "trick": _trick_rules,
+                "hearts_broken": _hearts_rules, "points_taken": _points_rules, "round_scores": _scores_rules,
+                "totals": _totals_rules, "game_over": _game_over_rules, "winners": _winners_rules}
+
+
+# Moves refused and moves accepted ------------------------------------------------------------------
+
+def cited_rule(error: EngineRejection) -> tuple[str, ...]:
+    """Return the rule ID an engine's refusal cites (its ``rule_id``, or its message's prefix), if it is one."""
+    known = load_rules()
+    if error.rule_id in known:
+        return (error.rule_id,)
+    match = _PREFIX.match(error.reason or "")
+    return (match.group(1),) if match and match.group(1) in known else ()
+
+
+def _with_cited(ids: tuple[str, ...], error: EngineRejection | None) -> tuple[str, ...]:
+    return _unique(ids + (cited_rule(error) if error is not None else ()))
+
+
+def refused_play_rules(state: RoundState, card: int, error: EngineRejection | None = None,
+                       broken: bool | None = None) -> tuple[str, ...]:
+    """The rule that allows the card ``card`` (an index) the engine refused, then the rule it cited."""
+    ctx = state.context if broken is None else state.context._replace(hearts_broken=broken)
+    rule = allowing_rule(state.hands[state.to_play], ctx, state.rules, 1 << card) or "TRICK-ORDER"
+    return _with_cited((rule,), error)
+
+
+def refused_pass_rules(error: EngineRejection | None = None) -> tuple[str, ...]:
+    """PASS-COUNT allows any three cards of the seat's own hand; then the rule the engine cited."""
+    return _with_cited(("PASS-COUNT",), error)
+
+
+def refused_deal_rules(rules: Rules, error: EngineRejection | None = None) -> tuple[str, ...]:
+    """DECK-REMOVED (when cards are removed) and DEAL-HANDS allow the deal; then the rule the engine cited."""
+    return _with_cited((("DECK-REMOVED",) if rules.removed_cards else ()) + ("DEAL-HANDS",), error)
+
+
+def accepted_play_rules(state: RoundState, card: int) -> tuple[str, ...]:
+    """The rule that forbids the card ``card`` (an index) the engine accepted."""
+    return (rejecting_rule(state.hands[state.to_play], state.context, state.rules, 1 << card) or "TRICK-ORDER",)
+
+
+def accepted_pass_rules(state: RoundState, seat: int, cards: int) -> tuple[str, ...]:
+    """The rule that forbids the pass of ``cards`` (a mask) by ``seat`` that the engine accepted.
+
+    A card another seat has already passed to ``seat`` is one it holds only if the passes were
+    carried out before every seat chose: PASS-SIMULTANEOUS, then PASS-COUNT.
+    """
+    offset = state.rules.pass_offset(state.direction) if state.passing else 0
+    early = 0
+    for giver, given in enumerate(state.passes):
+        if given and offset and (giver + offset) % state.rules.players == seat:
+            early |= given
+    if cards & early:
+        return ("PASS-SIMULTANEOUS", "PASS-COUNT")
+    try:
+        state.choose_pass(seat, CardSet.from_mask(cards))
+    except IllegalPassError as error:
+        return (error.rule_id,)
+    return ("PASS-COUNT",)
 

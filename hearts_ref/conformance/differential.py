@@ -1,401 +1,395 @@
-"""Differential games: the same deal and the same choices on the reference and on an engine.
+"""Differential games: the same deal and the same choices on the reference and on an engine, to the end.
 
-:func:`run_game` deals each round to both, makes each decision once (a policy or a
-script decides, from the reference's options) and applies it to both, and after every
-step compares the engine's :class:`~hearts_ref.engine.Observation` with the reference's,
-and before every play the legal sets. It stops at the first difference and describes
-it as a :class:`Deviation` with the rule IDs it concerns (:mod:`.diagnose`).
+:func:`run_game` plays one game on both sides, in the order of the rules: each round is dealt
+(DEAL-HANDS) with its pass direction (PASS-CYCLE), each seat chooses its pass (PASS-COUNT,
+PASS-SIMULTANEOUS), the tricks are played (LEAD-*, FOLLOW-*, FIRST-*, TRICK-*), and the last
+card scores the round (SCORE-*) and decides the end (END-THRESHOLD, WIN-*). Each decision is
+made once, by a policy or a script, and applied to both; after every step the engine's
+observation, and before every play its legal set, are judged (:mod:`.judge`).
 
-The reference side runs the immutable :class:`~hearts_ref.round.RoundState` directly and
-builds its observation incrementally (the points only change when a trick is taken);
-judging :class:`~hearts_ref.engine.ReferenceEngine`, whose observations come from
-:func:`~hearts_ref.engine.observe_game`, under many variants finds no difference
-(``tests/test_conformance_runner.py``).
+A game plays on past a difference:
+
+- a legal set that differs is a finding, and play goes on with a card both sides allow; a
+  legal card the engine refuses is a finding, and another card is chosen; a game in which
+  the engine allows none of the reference's cards ends there;
+- an observation that differs is a finding, and each rule is judged from then on on the
+  engine's own values (its points, its totals), until its phase or its seat to play leaves
+  the reference's: then the game ends;
+- each distinct finding (its kind and its rule) is kept once, where it first showed.
+
+With ``stop_at_first`` the game ends at its first finding. An engine failure (a timeout, a
+crash, a reply that is not an observation) ends the game as an error; an ``unsupported``
+reply ends it as declined.
 
 >>> from hearts_ref.engine import ReferenceEngine
 >>> from hearts_ref.variants import Rules
 >>> from hearts_ref.conformance.script import ListSource, ScriptDecider
 >>> run = run_game(ReferenceEngine(), Rules(max_rounds=1), ScriptDecider(ListSource([])))
->>> run.deviation is None, run.rounds, run.steps
-(True, 1, 53)
+>>> run.findings, run.rounds, run.steps
+([], 1, 53)
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from hearts_ref.cards import CARDS, Card
+from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
-from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, restart_engine
 from hearts_ref.game import Game
 from hearts_ref.round import RoundState
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.diagnose import (
-    Difference, legal_rules, observation_differences, observation_rules, permitting_rule,
-)
 from hearts_ref.variants import Rules
+from hearts_ref.conformance.diagnose import (
+    StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
+)
+from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
+from hearts_ref.conformance.forecast import Forecast
+from hearts_ref.conformance.judge import TEXT, diverged, judge_legal, judge_observation, reference_observation
+from hearts_ref.conformance.link import link_for
+from hearts_ref.conformance.script import Decider
 
 __all__ = ["Deviation", "GameRun", "Decider", "run_game", "expected_observation"]
 
-_TEXT = tuple(str(card) for card in CARDS)
+expected_observation = reference_observation   # the reference's observation of a game (and its round)
+
+# Findings after which the engine's hands are no longer the reference's for the rest of the round.
+_HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
+_FIRST = "the first finding"   # why a ``stop_at_first`` game ended: not a stop worth reporting
+_PASS_TRIES = 3   # passes offered to a seat whose engine refuses legal ones
 
 
-@dataclass(frozen=True)
-class Deviation:
-    """The first difference between an engine and the reference in one game.
-
-    ``kind``: "observation", "legal-set", "rejected-legal" (the engine refused a legal
-    move), "accepted-illegal", "wrong-rule" (an illegal move refused citing another rule than the
-    reference's) and "state-changed" (negative checks), "engine-error".
-    """
-
-    kind: str
-    rule_ids: tuple[str, ...]
-    step: int
-    where: dict[str, Any]
-    differences: tuple[Difference, ...] = ()
-    message: str = ""
-
-    def signature(self) -> tuple[str, str]:
-        """What makes two deviations the same finding: the kind and the first rule ID."""
-        return (self.kind, self.rule_ids[0] if self.rule_ids else "")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "rule_ids": list(self.rule_ids), "step": self.step, "where": self.where,
-                "differences": [{"field": d.field, "expected": _plain(d.expected), "actual": _plain(d.actual)}
-                                for d in self.differences],
-                "message": self.message}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, CardSet):
-        return str(value)
-    return value
-
-
-@dataclass
-class GameRun:
-    """One differential game: its script, its first deviation (or None), its size, its negative checks."""
-
-    script: list[int]
-    deviation: Deviation | None
-    steps: int
-    rounds: int
-    checks: dict[str, list[int]] = field(default_factory=dict)   # rule ID -> [passed, failed]
-    stopped: str = ""   # why the game ended before its end without a deviation ("step limit", a deadlock)
-    round_starts: list[int] = field(default_factory=list)   # where each round's choices begin in the script
-    game: Game | None = None   # the reference's finished game, when the game was played to its end
-    unsupported: bool = False   # stopped because the engine declined (an ``unsupported`` reply)
-
-
-class Decider(Protocol):
-    """Makes the decisions of a game (a policy or a script) and records them as a script."""
-
-    script: list[int]
-    round_starts: list[int]
-
-    def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]: ...
-    def direction(self, rules: Rules, number: int) -> str: ...
-    def pass_cards(self, state: RoundState, seat: int) -> CardSet: ...
-    def play(self, state: RoundState) -> Card: ...
-
-
-def expected_observation(game: Game, state: RoundState | None = None) -> Observation:
-    """Return the reference's observation of ``game`` with ``state`` as its round in play."""
-    if state is None:
-        return observe_game(game)
-    last = game.results[-1].score.scores if game.results else None
-    return Observation(state.phase, state.to_move, tuple(_TEXT[c] for c in state.trick), state.hearts_broken,
-                       state.points_taken(), last, game.totals, False, ())
-
-
-class _Stop(Exception):
-    """Ends a game early: at a deviation, or (``deviation=None``) for the reason given."""
-
-    def __init__(self, deviation: Deviation | None, reason: str = "", *, unsupported: bool = False):
-        self.deviation = deviation
-        self.reason = reason
-        self.unsupported = unsupported
-
-
-def _call(step: int, where: dict[str, Any], rule_ids: tuple[str, ...], method: Any, *args: Any) -> None:
-    """Call an engine method with a legal move; a refusal or a crash is a deviation."""
-    try:
-        method(*args)
-    except EngineRejection as error:
-        named = (error.rule_id,) if error.rule_id and error.rule_id not in rule_ids else ()
-        raise _Stop(Deviation("rejected-legal", rule_ids + named, step, where,
-                              message=f"the engine refused a legal move: {error}")) from None
-    except EngineUnsupported as error:   # the engine declines these rules: the game is skipped, not failed
-        raise _Stop(None, f"the engine declined: {error}", unsupported=True) from None
-    except ENGINE_ERRORS as error:   # the engine itself failed: report it, do not crash the runner
-        raise _Stop(Deviation("engine-error", rule_ids, step, where,
-                              message=failure_text(error))) from None
-
-
-def _observe(engine: Engine, step: int, where: dict[str, Any]) -> Observation:
-    try:
-        return engine.observe()
-    except ENGINE_ERRORS as error:
-        raise _Stop(Deviation("engine-error", (), step, where,
-                              message=f"observe() failed: {failure_text(error)}")) from None
-
-
-def _taken(game: Game) -> tuple[int, ...]:
-    taken = [0] * game.rules.players
-    for trick in game.results[-1].tricks:
-        for index in trick.indices:
-            taken[trick.winner] |= 1 << index
-    return tuple(taken)
-
-
-def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None,
-             max_steps: int | None = None, max_rounds: int | None = None,
-             deadline: float | None = None, clock: Callable[[], float] = time.monotonic) -> GameRun:
+def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None, stop_at_first: bool = False,
+             max_steps: int | None = None, max_rounds: int | None = None, deadline: float | None = None,
+             clock: Callable[[], float] = time.monotonic) -> GameRun:
     """Play one game on the reference and ``engine`` with ``decider``'s choices; return what happened.
 
-    The decider chooses each round's pass direction too (PASS-CYCLE's, or any, for an
-    engine that plays one round). ``negative``: a
-    :class:`~hearts_ref.conformance.negative.NegativeChecks` that offers illegal moves first.
-    ``max_steps``: stop (without a deviation) after this many steps; ``max_rounds`` and
-    ``deadline`` (a ``clock()`` time): stop before dealing a round past them, so that a game
-    under a huge ``end_threshold`` cannot run for ever.
+    ``negative``: a :class:`~hearts_ref.conformance.negative.NegativeChecks` that offers illegal
+    moves first. ``max_steps``: stop (judged up to there) after this many steps; ``max_rounds``
+    and ``deadline`` (a ``clock()`` time): stop before dealing a round past them.
     """
-    step = 0
-    rounds = 0
-    where: dict[str, Any] = {"action": "new-game"}
-    try:
-        _call(0, where, (), engine.new_game, rules)
-        game = Game.new(rules)
-        while not game.over:
-            number = len(game.results) + 1
+    table = _Table(engine, rules, decider, negative, stop_at_first, max_steps)
+    stopped = table.play(max_rounds, deadline, clock)
+    if table.error is not None:
+        restart_engine(engine)   # so that one failure fails one game, not every game after it
+    return table.outcome("" if stopped == _FIRST else stopped)
+
+
+class _Table:
+    """A game in progress on both sides: the reference's game and round, what the engine showed last, the findings."""
+
+    def __init__(self, engine: Engine, rules: Rules, decider: Decider, negative: Any, stop_at_first: bool,
+                 max_steps: int | None):
+        self.engine, self.rules, self.decider, self.negative = engine, rules, decider, negative
+        forecasts = negative is None and callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
+        self.link = link_for(engine, lookahead=forecasts)
+        self.stop_at_first = stop_at_first
+        self.limit = max_steps if max_steps is not None else 1 << 62
+        self.game = Game.new(rules)
+        self.state: RoundState | None = None     # the reference's round in play; None once it is scored
+        self.number = self.step = 0
+        self.seen = reference_observation(self.game)   # what the engine showed last
+        self.synced = True            # whether that is what the reference showed
+        self.hands_known = True       # whether the engine's hands are the reference's (this round)
+        self.findings: list[Deviation] = []
+        self.repeats: Counter = Counter()
+        self.stale: dict[tuple[str, str], bool] = {}   # legal-set findings a stale lead context explains
+        self.forecast = Forecast(decider)     # a round's plays chosen ahead, for an engine that takes them so
+        self.error: Deviation | None = None
+        self.unsupported = False
+        self._taken: tuple[int, ...] = ()
+        self._points: tuple[int, ...] = ()
+        self._last: tuple[int, ...] | None = None
+
+    # The game, in the order of the rules -------------------------------------------------------
+
+    def play(self, max_rounds: int | None, deadline: float | None, clock: Callable[[], float]) -> str:
+        """Play the game to its end or until it must stop; return why it stopped (``""`` at its end)."""
+        stopped = self.start()
+        while not stopped and not self.game.over:
+            number = len(self.game.results) + 1
             if max_rounds is not None and number > max_rounds:
-                raise _Stop(None, f"round limit: stopped after {max_rounds} rounds")
+                return f"round limit: stopped after {max_rounds} rounds"
             if deadline is not None and clock() > deadline:
-                raise _Stop(None, f"time limit: stopped after {number - 1} rounds")
-            rounds = number
-            decider.round_starts.append(len(decider.script))
-            hands = decider.deal(rules, number)
-            direction = decider.direction(rules, number)
-            game = game.deal_round(hands, direction=direction)
-            new_round = getattr(decider, "new_round", None)
-            if new_round is not None:
-                new_round(game)
-            step += 1
-            where = {"round": number, "action": "deal", "direction": direction}
-            _call(step, where, ("DEAL-HANDS",), engine.start_round, hands, direction)
-            state = game.round
-            _compare(engine, expected_observation(game, state), step, where, "deal", None, state, rules, game)
-            while state.passing:
-                seat = state.to_move
-                if negative is not None:
-                    negative.before_pass(engine, state, seat, expected_observation(game, state), step, number)
-                cards = decider.pass_cards(state, seat)
-                before, state = state, state.choose_pass(seat, cards)
-                step += 1
-                where = {"round": number, "action": "pass", "seat": seat, "cards": str(cards)}
-                _call(step, where, ("PASS-COUNT",), engine.pass_cards, seat, cards)
-                _compare(engine, expected_observation(game, state), step, where, "pass", before, state, rules, game)
-            if negative is None and max_steps is None and hasattr(engine, "play_many"):
-                game, step = _play_round_sent_together(engine, rules, decider, game, state, step, number)
-            else:
-                game, step = _play_round(engine, rules, decider, game, state, step, number, negative, max_steps)
-    except _Stop as stop:
-        counts = negative.counts if negative is not None else {}
-        if stop.deviation is not None and stop.deviation.kind == "engine-error":
-            restart_engine(engine)
-        if stop.deviation is None:
-            return GameRun(decider.script, None, step, rounds, counts, stop.reason, decider.round_starts,
-                           unsupported=stop.unsupported)
-        return GameRun(decider.script, stop.deviation, stop.deviation.step, rounds, counts, "", decider.round_starts)
-    return GameRun(decider.script, None, step, rounds, negative.counts if negative is not None else {}, "",
-                   decider.round_starts, game)
+                return f"time limit: stopped after {number - 1} rounds"
+            stopped = self.deal(number) or self.passes() or self.tricks()
+        return stopped or ""
 
-
-def _play_round(engine: Engine, rules: Rules, decider: Decider, game: Game, state: RoundState, step: int,
-                number: int, negative: Any, max_steps: int | None) -> tuple[Game, int]:
-    """The hot loop: every play of one round, compared step by step.
-
-    The engine's observation is compared field by field with the reference's values; the
-    reference's :class:`Observation` is only built when something differs.
-    """
-    last = game.results[-1].score.scores if game.results else None
-    totals = game.totals
-    taken = state.taken
-    points = _points(taken, rules)
-    final = rules.hand_size * rules.players
-    played = 0
-    text = _TEXT.__getitem__
-    limit = max_steps if max_steps is not None else 1 << 62
-    legal_plays, observe, play = engine.legal_plays, engine.observe, engine.play
-    choose = decider.play
-    while True:
-        if step >= limit:
-            raise _Stop(None, "step limit")
+    def start(self) -> str | None:
+        where = {"action": "new-game"}
         try:
-            actual_legal = legal_plays()
+            self.link.new_game(self.rules)
+        except EngineRejection as error:
+            return self.refused(Deviation("rejected-legal", (), 0, where,
+                                          message=f"the engine refused the rules: {error}"))
+        except EngineUnsupported as error:
+            return self.declined(error)
         except ENGINE_ERRORS as error:
-            raise _Stop(Deviation("engine-error", (), step + 1, _play_where(state, None, number),
-                                  message=f"legal_plays() failed: {failure_text(error)}")) from None
-        if getattr(actual_legal, "mask", None) != state.legal:
-            raise _Stop(_legal_deviation(state, actual_legal, step + 1, number))
+            return self.failed(where, (), failure_message("new_game()", error))
+        return None
+
+    def deal(self, number: int) -> str | None:
+        """DEAL-HANDS: the round's hands to both sides; PASS-CYCLE: with the direction the decider chose."""
+        decider = self.decider
+        decider.round_starts.append(len(decider.script))
+        hands = decider.deal(self.rules, number)
+        direction = decider.direction(self.rules, number)
+        self.game = self.game.deal_round(hands, direction=direction)
+        new_round = getattr(decider, "new_round", None)
+        if new_round is not None:
+            new_round(self.game)
+        self.number, self.state, self.hands_known = number, self.game.round, True
+        self._last = self.game.results[-1].score.scores if self.game.results else None
+        self.step += 1
+        where = {"round": number, "action": "deal", "direction": direction}
+        try:
+            actual = self.link.deal(hands, direction)
+        except EngineRejection as error:
+            return self.refused(Deviation("rejected-legal", refused_deal_rules(self.rules, error), self.step, where,
+                                          message=f"the engine refused the deal: {error}"))
+        except EngineUnsupported as error:
+            return self.declined(error)
+        except ENGINE_ERRORS as error:
+            return self.failed(where, refused_deal_rules(self.rules), failure_message("start_round()", error))
+        facts = StepFacts("deal", None, self.state, self.game, previous=self.seen)
+        return self.judge(facts, reference_observation(self.game, self.state), actual, where)
+
+    def passes(self) -> str | None:
+        """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards; they change hands once all have."""
+        while self.state.passing:
+            stopped = self.pass_cards(self.state.to_move)
+            if stopped:
+                return stopped
+        return None
+
+    def pass_cards(self, seat: int) -> str | None:
+        before = self.state
+        if self.negative is not None:
+            stopped = self.offer(lambda: self.negative.before_pass(self.engine, before, seat, self.seen, self.step,
+                                                                   self.number))
+            if stopped:
+                return stopped
+        self.step += 1
+        for _ in range(_PASS_TRIES):
+            cards = self.decider.pass_cards(before, seat)
+            where = {"round": self.number, "action": "pass", "seat": seat, "cards": str(cards)}
+            try:
+                actual = self.link.pass_cards(seat, cards)
+                break
+            except EngineRejection as error:
+                stopped = self.record(Deviation("rejected-legal", refused_pass_rules(error), self.step, where,
+                                                message=f"the engine refused the legal pass {cards}: {error}"))
+                if stopped:
+                    return stopped
+            except EngineUnsupported as error:
+                return self.declined(error)
+            except ENGINE_ERRORS as error:
+                return self.failed(where, ("PASS-COUNT",), failure_message(f"pass_cards({seat}, {cards})", error))
+        else:
+            return f"the engine refused {_PASS_TRIES} legal passes of seat {seat}"
+        self.state = before.choose_pass(seat, cards)
+        facts = StepFacts("pass", before, self.state, self.game, previous=self.seen)
+        return self.judge(facts, reference_observation(self.game, self.state), actual, where)
+
+    def tricks(self) -> str | None:
+        """The tricks (LEAD-*, FOLLOW-*, FIRST-*, TRICK-*), one card at a time; the last one scores the round."""
+        while self.state is not None:
+            stopped = self.play_card(self.state)
+            if stopped:
+                return stopped
+        return None
+
+    def play_card(self, state: RoundState) -> str | None:
+        if self.step >= self.limit:
+            return "step limit"
+        try:
+            legal = self.link.legal()
+        except EngineUnsupported as error:
+            return self.declined(error)
+        except ENGINE_ERRORS as error:
+            return self.failed(_where(state, None, self.number), (), failure_message("legal_plays()", error))
+        engine_legal = getattr(legal, "mask", None)
+        if engine_legal != state.legal or self.seen.hearts_broken != state.context.hearts_broken:
+            engine_legal = self.legal(state, legal)   # LEAD-*, FOLLOW-*, FIRST-*: the engine's legal set, judged
+            if isinstance(engine_legal, str):
+                return engine_legal
+        allowed = state.legal & engine_legal
         if not state.legal:   # an unsound variant: the seat to move has no legal play
-            raise _Stop(None, f"the rules deadlock: seat {state.to_play} has no legal play in round {number}, "
-                              f"trick {len(state.tricks) + 1} (hand {CardSet.from_mask(state.hands[state.to_play])})")
-        if negative is not None:
-            expected = Observation("play", state.to_play, tuple(map(text, state.trick)),
-                                   state.context.hearts_broken, points, last, totals, False, ())
-            negative.before_play(engine, state, expected, step, number)
-        card = choose(state)
-        played += 1
-        step += 1
-        before = state
-        if played == final:   # the last card: the reference scores the round (SCORE-*, END-*)
-            game = game._replace(round=state).play(card)
-            _call_play(engine, card, state, step, number)
-            _compare(engine, observe_game(game), step, _play_where(before, card, number), "play", before, None,
-                     rules, game, card.index)
-            return game, step
-        state = state.play(card)
+            return (f"the rules deadlock: seat {state.to_play} has no legal play in round {self.number}, trick "
+                    f"{len(state.tricks) + 1} (hand {CardSet.from_mask(state.hands[state.to_play])})")
+        if not allowed:
+            return (f"the engine allows none of the cards the reference allows ({CardSet.from_mask(state.legal)}) "
+                    f"in round {self.number}, trick {len(state.tricks) + 1}")
+        if self.negative is not None and self.hands_known:
+            stopped = self.offer(lambda: self.negative.before_play(self.engine, state, self.seen, engine_legal,
+                                                                   self.step, self.number))
+            if stopped:
+                return stopped
+        if self.link.lookahead and not self.forecast and not self.link.ahead:
+            self.link.send_ahead(self.forecast.make(state, allowed))
+        self.step += 1
+        card, after = (self.forecast and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
+        while True:
+            try:
+                actual = self.link.play(card)
+                break
+            except EngineRejection as error:
+                stopped = self.record(Deviation(
+                    "rejected-legal", refused_play_rules(state, card.index, error, self.seen.hearts_broken), self.step,
+                    _where(state, card, self.number), message=f"the engine refused the legal play {card}: {error}"))
+                allowed &= ~(1 << card.index)
+                if stopped or not allowed:
+                    return stopped or f"the engine refused every legal play of seat {state.to_play}"
+                self.forecast.depart()
+                card, after = self.decider.play(state, allowed), None
+            except EngineUnsupported as error:
+                return self.declined(error)
+            except ENGINE_ERRORS as error:
+                return self.failed(_where(state, card, self.number), refused_play_rules(state, card.index),
+                                   failure_message(f"play({card})", error))
+        return self.after_play(state, card, actual, after)
+
+    def legal(self, state: RoundState, legal: Any) -> int | str:
+        """LEAD-*, FOLLOW-*, FIRST-*: judge the engine's legal set ``legal``; return it as a mask (or why the game
+        stops). The play loop comes here only when it is not the reference's, hearts broken as the engine shows."""
+        mask = getattr(legal, "mask", None)
+        if not isinstance(mask, int):
+            return self.failed(_where(state, None, self.number), (), f"legal_plays() returned {legal!r}")
+        broken = self.seen.hearts_broken
+        if self.hands_known and (mask != state.legal or broken != state.context.hearts_broken):
+            found = tuple(f.rule_ids[0] for f in self.findings if f.kind == "legal-set" and f.rule_ids)
+            finding = judge_legal(state, mask, broken, self.step + 1, _where(state, None, self.number), found)
+            if finding is not None:
+                if finding.rule_ids[0] in _HANDS_ASTRAY:
+                    self.hands_known = False
+                signature = finding.signature()   # could a stale lead context (LEAD-WINNER) explain it?
+                self.stale[signature] = self.stale.get(signature, True) and bool(stale_lead(state, mask, broken))
+                stopped = self.record(finding)
+                if stopped:
+                    return stopped
+        return mask
+
+    def after_play(self, before: RoundState, card: Card, actual: Observation, after: RoundState | None) -> str | None:
+        """Judge what the engine shows after a play: cheaply while it agrees with the reference."""
+        rules = self.rules
+        index = card.index
+        if len(before.trick) == rules.players - 1 and len(before.tricks) == rules.hand_size - 1:
+            # the last card: SCORE-* scores the round, SCORE-TOTAL adds it up, END-THRESHOLD decides
+            self.game = self.game._replace(round=before).play(card)
+            self.state = None
+            facts = StepFacts("play", before, None, self.game, index, self.seen)
+            return self.judge(facts, observe_game(self.game), actual, _where(before, card, self.number))
+        after = self.state = after or before.play(card)
+        if after.taken is not self._taken:
+            self._taken = after.taken
+            self._points = tuple([card_points(cards, rules) for cards in after.taken])
+        if (self.synced and type(actual) is Observation and actual.to_move == after.to_play
+                and actual.trick == tuple(map(TEXT.__getitem__, after.trick))
+                and actual.hearts_broken == after.context.hearts_broken and actual.points_taken == self._points
+                and actual.phase == "play" and actual.round_scores == self._last and actual.totals == self.game.totals
+                and not actual.game_over and actual.winners == ()):
+            self.seen = actual
+            return None
+        facts = StepFacts("play", before, after, self.game, index, self.seen)
+        return self.judge(facts, reference_observation(self.game, after), actual, _where(before, card, self.number))
+
+    # Judging, recording, stopping ----------------------------------------------------------------
+
+    def judge(self, facts: StepFacts, reference: Observation, actual: Any, where: dict[str, Any]) -> str | None:
+        """Judge the engine's observation after a step; return why the game must stop, if it must."""
+        if not isinstance(actual, Observation):
+            return self.failed(where, (), f"observe() returned {type(actual).__name__}, not an Observation")
+        if self.synced and actual == reference:
+            self.seen = actual
+            return None
+        if facts.action != "play" and reference.phase == "play" == actual.phase and actual.to_move != reference.to_move:
+            facts = facts._replace(engine_legal=self.evidence())   # who the engine has open, and with what
+        finding = judge_observation(facts, reference, actual, self.step, where)
+        self.seen, self.synced = actual, actual == reference
+        if finding is not None:
+            if facts.action == "pass" and finding.rule_ids[0] == "PASS-CYCLE":
+                self.hands_known = False
+            stopped = self.record(finding)
+            if stopped:
+                return stopped
+        why = diverged(reference, actual, self.rules.players)
+        return f"the phases diverged: {why}" if why else None
+
+    def evidence(self) -> int | None:
+        """The engine's legal set now, as evidence for a diagnosis (None if it cannot say)."""
         try:
-            play(card)
-        except ENGINE_ERRORS as error:
-            raise _Stop(_play_failure(error, card, before, step, number)) from None
-        if state.taken is not taken:
-            taken = state.taken
-            points = _points(taken, rules)
-        trick = tuple(map(text, state.trick))
+            return getattr(self.link.legal(), "mask", None)
+        except ENGINE_ERRORS:
+            return None
+
+    def offer(self, checks: Callable[[], list[Deviation]]) -> str | None:
+        """Run negative checks; record what they found; return why the game stops, if it does."""
         try:
-            actual = observe()
-            same = (actual.to_move == state.to_play and actual.trick == trick
-                    and actual.hearts_broken == state.context.hearts_broken and actual.points_taken == points
-                    and actual.phase == "play" and actual.round_scores == last and actual.totals == totals
-                    and not actual.game_over and actual.winners == ())
-        except ENGINE_ERRORS as error:
-            raise _Stop(Deviation("engine-error", (), step, _play_where(before, card, number),
-                                  message=f"observe() failed: {failure_text(error)}")) from None
-        if not same:
-            expected = Observation("play", state.to_play, trick, state.context.hearts_broken, points, last,
-                                   totals, False, ())
-            _compare(engine, expected, step, _play_where(before, card, number), "play", before, state, rules,
-                     game, card.index, actual)
+            found = checks()
+        except EngineUnsupported as error:
+            return self.declined(error)
+        for finding in found:
+            if finding.is_error:
+                self.error = finding
+                return "engine failure"
+            stopped = self.record(finding)
+            if stopped:
+                return stopped
+            if finding.kind in ("accepted-illegal", "state-changed"):
+                return f"the engine took an illegal move ({finding.rule_ids[0]}): its game left the reference's"
+        return None
+
+    def record(self, finding: Deviation) -> str | None:
+        """Keep a finding (once per kind and rule); return why the game stops (with ``stop_at_first``)."""
+        signature = finding.signature()
+        if any(f.signature() == signature for f in self.findings):
+            self.repeats[signature] += 1
+        else:
+            self.findings.append(finding)
+        return _FIRST if self.stop_at_first else None
+
+    def refused(self, finding: Deviation) -> str:
+        self.record(finding)
+        return _FIRST if self.stop_at_first else "the engine refused a legal move it needed to go on"
+
+    def failed(self, where: dict[str, Any], rule_ids: tuple[str, ...], message: str) -> str:
+        self.error = Deviation("engine-error", tuple(rule_ids), self.step, where, message=message)
+        return "engine failure"
+
+    def declined(self, error: Exception) -> str:
+        self.unsupported = True
+        return f"the engine declined: {error}"
+
+    def fold_stale_leads(self) -> None:
+        """LEAD-WINNER: a legal set of a leader void in the suit just led is any card, as a LEAD-HEARTS bug would
+        make it too; once the game shows a stale lead context beyond doubt, such findings are put down to it."""
+        if not any(f.signature() == ("legal-set", "LEAD-WINNER") for f in self.findings):
+            return
+        for finding in list(self.findings):
+            signature = finding.signature()
+            if finding.kind == "legal-set" and signature[1] != "LEAD-WINNER" and self.stale.get(signature):
+                self.findings.remove(finding)
+                self.repeats[("legal-set", "LEAD-WINNER")] += 1 + self.repeats.pop(signature, 0)
+
+    def outcome(self, stopped: str) -> GameRun:
+        self.forecast.depart()   # the script holds the choices made, not those forecast
+        self.fold_stale_leads()
+        negative = self.negative
+        played_out = not stopped and self.game.over and self.error is None
+        reference = self.game if self.state is None else self.game._replace(round=self.state)
+        return GameRun(self.decider.script, self.findings, self.step, self.number,
+                       negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
+                       self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
+                       reference)
 
 
-def _play_round_sent_together(engine: Any, rules: Rules, decider: Decider, game: Game, state: RoundState,
-                              step: int, number: int) -> tuple[Game, int]:
-    """The round's plays for an engine that takes them all at once (``play_many``, the stdio client).
-
-    The choices come from the reference, so the whole round is decided first and sent in
-    one go; each play's reply still carries the engine's observation and next legal set,
-    compared in order exactly as :func:`_play_round` does, stopping at the first difference.
-    """
-    first_legal = engine.legal_plays()
-    if getattr(first_legal, "mask", None) != state.legal:
-        raise _Stop(_legal_deviation(state, first_legal, step + 1, number))
-    befores, cards, marks = [], [], []
-    final = game
-    while True:
-        if not state.legal:   # an unsound variant: compare what was played, then stop
-            break
-        card = decider.play(state)
-        befores.append(state)
-        cards.append(card)
-        marks.append(len(decider.script))
-        if len(cards) == rules.hand_size * rules.players:
-            final = game._replace(round=state).play(card)
-            break
-        state = state.play(card)
-    try:
-        outcomes = engine.play_many(cards)
-    except ENGINE_ERRORS as error:   # the engine failed (a timeout, a crash, nonsense): a deviation, not a crash
-        raise _Stop(Deviation("engine-error", (), step + 1, _play_where(befores[0], cards[0], number),
-                              message=f"while playing the round: {failure_text(error)}")) from None
-    for k, (before, card, outcome) in enumerate(zip(befores, cards, outcomes)):
-        step += 1
-        if isinstance(outcome, Exception):
-            del decider.script[marks[k]:]
-            raise _Stop(_play_failure(outcome, card, before, step, number))
-        last = k == len(cards) - 1 and final is not game
-        after_game = final if last else game
-        after = None if last else (befores[k + 1] if k + 1 < len(befores) else state)
-        expected = observe_game(final) if last else expected_observation(game, after)
-        if outcome.observation != expected:
-            del decider.script[marks[k]:]
-            _compare(engine, expected, step, _play_where(before, card, number), "play", before, after, rules,
-                     after_game, card.index, outcome.observation)
-        if not last and outcome.legal.mask != after.legal:
-            del decider.script[marks[k]:]
-            raise _Stop(_legal_deviation(after, outcome.legal, step + 1, number))
-    if final is game:   # the reference has no legal play left: the rules deadlock
-        raise _Stop(None, f"the rules deadlock: seat {state.to_play} has no legal play in round {number}, "
-                          f"trick {len(state.tricks) + 1} (hand {CardSet.from_mask(state.hands[state.to_play])})")
-    return final, step
-
-
-def _points(taken: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
-    """SCORE-POINTS: the raw points of the cards each seat has taken (as RoundState.points_taken)."""
-    return tuple([card_points(cards, rules) for cards in taken])
-
-
-def _call_play(engine: Engine, card: Card, before: RoundState, step: int, number: int) -> None:
-    try:
-        engine.play(card)
-    except ENGINE_ERRORS as error:
-        raise _Stop(_play_failure(error, card, before, step, number)) from None
-
-
-def _play_failure(error: Exception, card: Card, before: RoundState, step: int, number: int) -> Deviation:
-    """The deviation of an engine that refused a legal play (or failed on it)."""
-    where = _play_where(before, card, number)
-    if isinstance(error, EngineRejection):
-        rule = permitting_rule(before.hands[before.to_play], before.context, before.rules, card.index)
-        named = (error.rule_id,) if error.rule_id and error.rule_id != rule else ()
-        return Deviation("rejected-legal", (rule,) + named, step, where,
-                         message=f"the engine refused the legal play {card}: {error}")
-    return Deviation("engine-error", (), step, where, message=f"play({card}) failed: {failure_text(error)}")
-
-
-def _play_where(state: RoundState, card: Card | None, number: int) -> dict[str, Any]:
+def _where(state: RoundState, card: Card | None, number: int) -> dict[str, Any]:
     where = {"round": number, "action": "play" if card is not None else "legal-plays",
              "trick": len(state.tricks) + 1, "seat": state.to_play}
     if card is not None:
         where["card"] = str(card)
     return where
-
-
-def _legal_deviation(state: RoundState, actual: Any, step: int, number: int) -> Deviation:
-    where = {"round": number, "action": "legal-plays", "trick": len(state.tricks) + 1, "seat": state.to_play}
-    mask = getattr(actual, "mask", None)
-    if not isinstance(mask, int):
-        return Deviation("engine-error", (), step, where, message=f"legal_plays() returned {actual!r}")
-    expected = CardSet.from_mask(state.legal)
-    return Deviation("legal-set", legal_rules(state, mask), step, where,
-                     (Difference("legal", str(expected), str(actual)),),
-                     f"legal plays differ: expected {expected}, engine {actual}")
-
-
-def _compare(engine: Engine, expected: Observation, step: int, where: dict[str, Any], action: str,
-             before: RoundState | None, after: RoundState | None, rules: Rules, game: Game,
-             last_card: int | None = None, actual: Observation | None = None) -> None:
-    """Raise :class:`_Stop` with the deviation when the engine's observation differs from ``expected``."""
-    if actual is None:
-        actual = _observe(engine, step, where)
-    if actual == expected:
-        return
-    if not isinstance(actual, Observation):
-        raise _Stop(Deviation("engine-error", (), step, where,
-                              message=f"observe() returned {type(actual).__name__}, not an Observation"))
-    differences = observation_differences(expected, actual)
-    if not differences:
-        return
-    taken = _taken(game) if after is None and game.results else None
-    ids = observation_rules(differences, action=action, before=before, after=after, rules=rules,
-                            last_card=last_card, taken=taken, totals=game.totals)
-    text = "; ".join(f"{d.field}: expected {_plain(d.expected)}, engine {_plain(d.actual)}" for d in differences)
-    raise _Stop(Deviation("observation", ids, step, where, tuple(differences), text))

@@ -6,8 +6,14 @@ the hand holds the suit led (FOLLOW-SUIT), a heart led before hearts are broken
 (LEAD-HEARTS), a point card on the first trick (FIRST-NO-POINTS), another opening lead
 (LEAD-OPEN), a heart discarded under seed 003's literal rule (FOLLOW-VOID), a card the
 seat does not hold (TRICK-ORDER); and passes of a card not held or of two cards
-(PASS-COUNT). Each must raise :class:`~hearts_ref.engine.EngineRejection`, and the
-engine's observation and legal plays must be the same afterwards.
+(PASS-COUNT), and of a card another seat has already chosen to pass to this one, which it
+cannot hold before every seat has chosen (PASS-SIMULTANEOUS). Each must raise
+:class:`~hearts_ref.engine.EngineRejection`, and the engine's observation and legal plays
+must be what they were.
+
+Each check is counted per rule as ``[refused, failed, cited]``: refused as it should be (the
+state unchanged), not refused or refused badly, and refused citing the reference's rule (an
+engine that names no rule is never credited for naming one).
 
 Which card is offered is decided by the step number, not by a random draw, so a game's
 script replays the same offers (and a failing offer shrinks like any deviation).
@@ -15,23 +21,24 @@ script replays the same offers (and a failing offer shrinks like any deviation).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.engine import Engine, EngineRejection, Observation
-from hearts_ref.engines.failures import ENGINE_ERRORS, failure_text
-from hearts_ref.legality import rejecting_rule
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
+from hearts_ref.legality import legal_plays, rejecting_rule
 from hearts_ref.round import RoundState
-from hearts_ref.vectors.attribution import named_rule
-from hearts_ref.conformance.differential import Deviation, _Stop
-from hearts_ref.conformance.diagnose import Difference, observation_differences
+from hearts_ref.conformance.diagnose import accepted_pass_rules, astray_citation, cited_rule
+from hearts_ref.conformance.findings import Deviation, Difference, failure_message
+from hearts_ref.conformance.judge import describe
 from hearts_ref.conformance.script import nth_card
 
 __all__ = ["NegativeChecks", "NEGATIVE_RULES"]
 
 NEGATIVE_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FIRST-NO-POINTS", "FOLLOW-VOID", "TRICK-ORDER",
-                  "PASS-COUNT")
+                  "PASS-COUNT", "PASS-SIMULTANEOUS")
 
 
 class NegativeChecks:
@@ -45,77 +52,125 @@ class NegativeChecks:
     def _budget(self, number: int, rule: str) -> bool:
         return self._used.get((number, rule), 0) < self.per_round
 
-    def before_play(self, engine: Engine, state: RoundState, expected: Observation, step: int,
-                    number: int) -> None:
-        """Offer the seat to move the illegal cards of each rule that still has budget this round."""
+    def before_play(self, engine: Engine, state: RoundState, seen: Observation, legal: int, step: int,
+                    number: int) -> list[Deviation]:
+        """Offer the seat to move the illegal cards of each rule that still has budget this round.
+
+        ``seen`` and ``legal`` are what the engine showed before: it must show them again.
+        """
         rules = state.rules
         seat = state.to_play
         hand = state.hands[seat]
+        # illegal with hearts broken as the engine shows them too: a consequence is no new finding
+        ctx = state.context._replace(hearts_broken=seen.hearts_broken)
         groups: dict[str, int] = {}
-        for index in bits_of(hand & ~state.legal):
-            rule = rejecting_rule(hand, state.context, rules, 1 << index)
+        # a card the engine's own legal set allows is a legal-set finding already: not offered again
+        for index in bits_of(hand & ~(state.legal | legal_plays(hand, ctx, rules) | legal)):
+            rule = rejecting_rule(hand, ctx, rules, 1 << index)
             if rule is not None and self._budget(number, rule):
                 groups[rule] = groups.get(rule, 0) | 1 << index
         if self._budget(number, "TRICK-ORDER"):
-            groups["TRICK-ORDER"] = rules.deck_mask & ~hand   # cards held by others or played
+            groups["TRICK-ORDER"] = rules.deck_mask & ~hand & ~legal   # cards held by others or played
+        found = []
         for rule, mask in groups.items():
+            if not mask:
+                continue
             index = nth_card(mask, (step * 7919 + len(rule)) % mask.bit_count())
             where = {"round": number, "action": "illegal-play", "trick": len(state.tricks) + 1, "seat": seat,
                      "card": str(CARDS[index])}
-            self._offer(engine, rule, expected, state.legal, step, where,
-                        lambda i=index: engine.play(CARDS[i]))
+            finding = self._offer(engine, rule, (rule,), seen, legal, step, where,
+                                  lambda i=index: engine.play(CARDS[i]),
+                                  lambda cited, i=index: astray_citation(state, i, cited, legal))
+            if finding is not None:
+                found.append(finding)
+                if finding.kind != "wrong-rule":
+                    break   # the engine took the move, or failed: its game is not the reference's any more
+        return found
 
-    def before_pass(self, engine: Engine, state: RoundState, seat: int, expected: Observation, step: int,
-                    number: int) -> None:
-        """PASS-COUNT: offer a pass of a card the seat does not hold, and a pass of two cards."""
-        if not self._budget(number, "PASS-COUNT"):
-            return
+    def before_pass(self, engine: Engine, state: RoundState, seat: int, seen: Observation, step: int,
+                    number: int) -> list[Deviation]:
+        """PASS-COUNT: a pass of a card the seat does not hold, and of two cards; PASS-SIMULTANEOUS: of a
+        card another seat has already chosen to pass to this one."""
         hand = state.hands[seat]
         own = list(bits_of(hand))
         foreign = nth_card(state.rules.deck_mask & ~hand, step % (state.rules.deck_mask & ~hand).bit_count())
-        offers = ((own[0], own[1], foreign), (own[0], own[1]))
-        for cards in offers:
+        offers: list[tuple[str, tuple[int, ...]]] = []
+        if self._budget(number, "PASS-COUNT"):
+            offers += [("PASS-COUNT", (own[0], own[1], foreign)), ("PASS-COUNT", (own[0], own[1]))]
+        received = _received_early(state, seat)
+        if received and self._budget(number, "PASS-SIMULTANEOUS"):
+            offers.append(("PASS-SIMULTANEOUS", (own[0], own[1], nth_card(received, step % received.bit_count()))))
+        found = []
+        for rule, cards in offers:
             chosen = CardSet(CARDS[i] for i in cards)
+            forbidding = accepted_pass_rules(state, seat, chosen.mask)
             where = {"round": number, "action": "illegal-pass", "seat": seat, "cards": str(chosen)}
-            self._offer(engine, "PASS-COUNT", expected, 0, step, where,
-                        lambda c=chosen: engine.pass_cards(seat, c))
+            finding = self._offer(engine, rule, forbidding, seen, 0, step, where,
+                                  lambda c=chosen: engine.pass_cards(seat, c))
+            if finding is not None:
+                found.append(finding)
+                if finding.kind != "wrong-rule":
+                    break
+        return found
 
-    def _offer(self, engine: Engine, rule: str, expected: Observation, legal: int, step: int,
-               where: dict[str, Any], move: Any) -> None:
+    def _offer(self, engine: Engine, rule: str, forbidding: tuple[str, ...], seen: Observation, legal: int,
+               step: int, where: dict[str, Any], move: Callable[[], None],
+               astray: Callable[[str], bool] = lambda cited: False) -> Deviation | None:
+        """Offer one illegal move, forbidden by ``forbidding`` (cause first); return a finding unless it was refused well.
+
+        ``astray(cited)``: whether the rule the engine cited says its hands are not the reference's.
+        """
         number = where["round"]
         self._used[(number, rule)] = self._used.get((number, rule), 0) + 1
-        tally = self.counts.setdefault(rule, [0, 0])
+        tally = self.counts.setdefault(rule, [0, 0, 0])
         try:
             move()
         except EngineRejection as error:   # right, unless it cites another rule than the reference does
-            cited = named_rule(error)
-            if cited and cited[0] != rule:
+            cited = cited_rule(error)
+            if cited and cited[0] not in forbidding:
                 tally[1] += 1
-                raise _Stop(Deviation("wrong-rule", (rule,) + cited, step, where,
-                                      message=f"the engine refused the illegal move citing {cited[0]}, but the "
-                                              f"rule that forbids it is {rule}: {error}")) from None
+                cause = ("PASS-CYCLE",) if astray(cited[0]) else ()
+                return Deviation("wrong-rule", cause + forbidding + cited, step, where,
+                                 message=f"the engine refused the illegal move citing {cited[0]}, but the "
+                                         f"rule that forbids it is {forbidding[0]}: {error}")
+            cited_right = bool(cited)
+        except EngineUnsupported:
+            raise
         except ENGINE_ERRORS as error:
             tally[1] += 1
-            raise _Stop(Deviation("engine-error", (rule,), step, where,
-                                  message=f"an illegal move made the engine fail: {failure_text(error)}")) from None
+            return Deviation("engine-error", forbidding, step, where,
+                             message=failure_message(f"an illegal move ({where['action']} {where.get('card') or where.get('cards')})", error))
         else:
             tally[1] += 1
-            raise _Stop(Deviation("accepted-illegal", (rule,), step, where,
-                                  message=f"the engine accepted an illegal move ({rule}): {where}"))
+            return Deviation("accepted-illegal", forbidding, step, where,
+                             message=f"the engine accepted an illegal move ({forbidding[0]}): {where}")
         try:
             after = engine.observe()
             after_legal = engine.legal_plays() if where["action"] == "illegal-play" else None
         except ENGINE_ERRORS as error:
             tally[1] += 1
-            raise _Stop(Deviation("engine-error", (rule,), step, where,
-                                  message=f"after refusing an illegal move the engine failed: {failure_text(error)}")) from None
-        differences = observation_differences(expected, after)
+            return Deviation("engine-error", forbidding, step, where,
+                             message=failure_message("observe() after refusing an illegal move", error))
+        differences = [Difference(name, getattr(seen, name), getattr(after, name, None))
+                       for name in ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores",
+                                    "totals", "game_over", "winners")
+                       if getattr(seen, name) != getattr(after, name, None)]
         if after_legal is not None and getattr(after_legal, "mask", None) != legal:
             differences.append(Difference("legal", str(CardSet.from_mask(legal)), str(after_legal)))
         if differences:
             tally[1] += 1
-            raise _Stop(Deviation("state-changed", (rule,), step, where, tuple(differences),
-                                  "the engine refused the illegal move but its state changed: "
-                                  + "; ".join(f"{d.field}: expected {d.expected}, engine {d.actual}"
-                                              for d in differences)))
+            return Deviation("state-changed", forbidding, step, where, tuple(differences),
+                             "the engine refused the illegal move but its state changed: " + describe(tuple(differences)))
         tally[0] += 1
+        tally[2] += cited_right
+        return None
+
+
+def _received_early(state: RoundState, seat: int) -> int:
+    """The cards seats that have chosen already pass to ``seat``: not its own until every seat has chosen."""
+    offset = state.rules.pass_offset(state.direction)
+    received = 0
+    for giver, given in enumerate(state.passes):
+        if given and (giver + offset) % state.rules.players == seat:
+            received |= given
+    return received

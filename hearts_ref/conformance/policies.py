@@ -29,6 +29,7 @@ Uniform play rarely reaches the corners of the rules; the others steer toward th
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of, highest, lowest
@@ -98,9 +99,9 @@ class Policy:
             chosen |= 1 << index
         return chosen
 
-    def choose_play(self, state: RoundState) -> int:
-        """One of the reference's legal plays, as a card index."""
-        return _pick(state.legal, self.rng)
+    def choose_play(self, state: RoundState, allowed: int) -> int:
+        """One of the cards ``allowed`` (the legal plays on both sides, a mask), as a card index."""
+        return _pick(allowed, self.rng)
 
 
 class VoidSuits(Policy):
@@ -130,8 +131,8 @@ class VoidSuits(Policy):
                     chosen |= 1 << index
         return chosen
 
-    def choose_play(self, state: RoundState) -> int:
-        legal = state.legal
+    def choose_play(self, state: RoundState, allowed: int) -> int:
+        legal = allowed
         if self.rng.random() < 0.2:
             return _pick(legal, self.rng)
         if state.trick and not legal & SUIT_MASKS[state.trick[0] // 13]:
@@ -166,8 +167,8 @@ class HoardHearts(Policy):
                 chosen |= 1 << index
         return chosen
 
-    def choose_play(self, state: RoundState) -> int:
-        legal = state.legal
+    def choose_play(self, state: RoundState, allowed: int) -> int:
+        legal = allowed
         keep = legal & ~POINT_CARDS
         return _pick(keep or legal, self.rng)
 
@@ -184,8 +185,8 @@ class _Steering(Policy):
     def want(self, state: RoundState, seat: int) -> bool:
         return self.wants[seat] if self.wants else False
 
-    def choose_play(self, state: RoundState) -> int:
-        legal = state.legal
+    def choose_play(self, state: RoundState, allowed: int) -> int:
+        legal = allowed
         if self.rng.random() < self.noise:
             return _pick(legal, self.rng)
         seat = state.to_play
@@ -315,9 +316,19 @@ class PolicyDecider:
         self.script.append(subset_rank(state.hands[seat], chosen))
         return CardSet.from_mask(chosen)
 
-    def play(self, state: RoundState) -> Card:
-        index = self.policy.choose_play(state)
+    def play(self, state: RoundState, allowed: int) -> Card:
+        """The policy's choice among the cards ``allowed``, recorded by its index in the reference's legal plays."""
+        index = self.policy.choose_play(state, allowed)
         legal = state.legal
         if legal & (legal - 1):
             self.script.append(rank_in(legal, index))
         return CARDS[index]
+
+    def snapshot(self) -> Any:
+        """Where the choices stand: the policy's random state and the script's length."""
+        return self.policy.rng.getstate(), len(self.script)
+
+    def restore(self, mark: Any) -> None:
+        state, length = mark
+        self.policy.rng.setstate(state)
+        del self.script[length:]

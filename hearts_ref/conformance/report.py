@@ -1,12 +1,17 @@
 """Conformance reports: every case with its outcome, as JSON, JUnit XML and a console table.
 
 A report (schema: ``spec/report.schema.json``) accounts for every case of a run: passed,
-failed, skipped (with the reason), expected-fail (a deviation the engine declared in its
-capabilities) or unexpected-pass (a declared deviation that did not show). A failed case
-carries its deviation: the rule IDs, the step, expected against actual, the game so far,
-a shrunk reproduction and the one-line command that replays it.
+failed, error (the engine failed: a timeout, a crash, a broken reply), skipped (with the
+reason), expected-fail (only deviations the engine declared in its capabilities),
+unexpected-pass (a declared deviation that did not show) or abandoned (not run: the engine
+failed the same way in too many games in a row; the reason says how). A failed case carries
+its findings: the rule IDs, the step, expected against actual, and for the first case of each
+distinct finding a shrunk reproduction and the one-line command that replays it.
 
-Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports` joins.
+Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports` joins
+into the report one process would have written, case for case and in the same order;
+written with ``timings=False`` (every measured duration 0, no reply times) the two are the
+same bytes. A report marked ``incomplete`` holds what a run stopped by a signal had judged.
 
 >>> report = Report(engine={"spec": "x", "name": "x"}, rules={}, seed=1, games=0)
 >>> report.add(Case("differential/uniform/0", "differential", "passed"))
@@ -16,22 +21,23 @@ Shards of one campaign (``--shard K/N``) write reports that :func:`merge_reports
 
 from __future__ import annotations
 
+import copy
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
-from xml.etree import ElementTree
 
+from hearts_ref.conformance.junit import junit_xml
+from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.errors import RecordError
-from hearts_ref.spec import load_rules
+from hearts_ref.conformance.tally import distinct_findings, rule_table
 
 __all__ = ["Case", "Report", "STATUSES", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
            "console_summary", "rule_table"]
 
 REPORT_FORMAT = "hearts-ref-conform-report"
 REPORT_VERSION = 1
-STATUSES = ("passed", "failed", "skipped", "expected-fail", "unexpected-pass")
+STATUSES = ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass", "abandoned")
 
 
 @dataclass
@@ -46,10 +52,13 @@ class Case:
     seconds: float = 0.0
     details: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
         data = {"id": self.id, "kind": self.kind, "status": self.status, "rule_ids": list(self.rule_ids),
-                "reason": self.reason, "seconds": round(self.seconds, 6)}
+                "reason": self.reason, "seconds": round(self.seconds, 6) if timings else 0}
         data.update(self.details)
+        search = data.get("reproduction", {}).get("search", {})
+        if not timings and "seconds" in search:   # how long the shrinking took
+            data["reproduction"] = data["reproduction"] | {"search": search | {"seconds": 0}}
         return data
 
     @classmethod
@@ -70,12 +79,13 @@ class Report:
     negative_games: int = 0
     shards: list[list[int]] = field(default_factory=lambda: [[1, 1]])
     cases: list[Case] = field(default_factory=list)
-    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed]
+    checks: dict[str, list[int]] = field(default_factory=dict)     # negative checks: rule -> [passed, failed, cited]
     steps: dict[str, dict[str, Any]] = field(default_factory=dict)  # vectors / differential / negative: ran or why not
     known_deviations: list[str] = field(default_factory=list)
     seconds: float = 0.0
     rounds: int = 0
     coverage: dict[str, int] = field(default_factory=dict)         # situations met (coverage.SITUATIONS)
+    incomplete: dict[str, Any] | None = None                         # {"reason": ...}: stopped before its end
 
     def add(self, case: Case) -> None:
         self.cases.append(case)
@@ -85,10 +95,10 @@ class Report:
             self.coverage[name] = self.coverage.get(name, 0) + count
 
     def add_checks(self, counts: dict[str, list[int]]) -> None:
-        for rule, (passed, failed) in counts.items():
-            tally = self.checks.setdefault(rule, [0, 0])
-            tally[0] += passed
-            tally[1] += failed
+        for rule, counted in counts.items():
+            tally = self.checks.setdefault(rule, [0, 0, 0])
+            for k, count in enumerate(counted):
+                tally[k] += count
 
     def summary(self) -> dict[str, Any]:
         """Return the counts by status, the rule-ID table, and the declared deviations that did not show."""
@@ -100,28 +110,41 @@ class Report:
         ids = {case.id for case in self.cases}
         unobserved = [d for d in self.known_deviations if d not in observed and (d in ids or "/" not in d)]
         return {"counts": counts, "total": len(self.cases), "rules": rule_table(self),
-                "unobserved_known_deviations": unobserved, "rounds": self.rounds}
+                "findings": distinct_findings(self), "unobserved_known_deviations": unobserved,
+                "rounds": self.rounds}
 
     def judged_nothing(self) -> bool:
         """Whether every case was skipped: the engine could not be judged under these rules at all."""
         return bool(self.cases) and all(case.status == "skipped" for case in self.cases)
 
+    def games_not_judged(self) -> str:
+        """Why no differential game was judged, when there were some to play and every one was skipped."""
+        games = [case for case in self.cases if case.kind == "differential"]
+        if games and all(case.status == "skipped" for case in games):
+            return games[0].reason
+        return ""
+
     def exit_code(self) -> int:
-        """0 when no case failed unexpectedly, 1 otherwise; 2 when every case was skipped."""
-        if any(case.status == "failed" for case in self.cases):
+        """1 when a case failed unexpectedly or the engine failed; 2 when nothing, or no game, was judged; else 0."""
+        if any(case.status in ("failed", "error") for case in self.cases):
             return 1
-        return 2 if self.judged_nothing() else 0
+        return 2 if self.judged_nothing() or self.games_not_judged() else 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "engine": self.engine, "rules": self.rules,
+    def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
+        """The report as JSON data; ``timings=False`` writes every duration as 0 and leaves out reply times."""
+        engine = self.engine if timings else {k: v for k, v in self.engine.items() if k != "replies"}
+        data = {"format": REPORT_FORMAT, "version": REPORT_VERSION, "engine": engine, "rules": self.rules,
                 "seed": self.seed, "games": self.games, "negative_games": self.negative_games,
-                "shards": self.shards, "seconds": round(self.seconds, 3), "steps": self.steps,
-                "known_deviations": self.known_deviations, "checks": self.checks,
+                "shards": self.shards, "seconds": round(self.seconds, 3) if timings else 0, "steps": self.steps,
+                "known_deviations": self.known_deviations, "checks": dict(sorted(self.checks.items())),
                 "coverage": dict(sorted(self.coverage.items())),
-                "summary": self.summary(), "cases": [case.to_dict() for case in self.cases]}
+                "summary": self.summary(), "cases": [case.to_dict(timings=timings) for case in self.cases]}
+        if self.incomplete is not None:
+            data["incomplete"] = self.incomplete
+        return data
 
-    def dumps(self) -> str:
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+    def dumps(self, *, timings: bool = True) -> str:
+        return json.dumps(self.to_dict(timings=timings), indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "report") -> Report:
@@ -133,7 +156,8 @@ class Report:
                        [Case.from_dict(c) for c in data.get("cases", [])],
                        {k: list(v) for k, v in data.get("checks", {}).items()}, dict(data.get("steps", {})),
                        list(data.get("known_deviations", [])), float(data.get("seconds", 0.0)),
-                       int(data.get("summary", {}).get("rounds", 0)), dict(data.get("coverage", {})))
+                       int(data.get("summary", {}).get("rounds", 0)), dict(data.get("coverage", {})),
+                       dict(data["incomplete"]) if data.get("incomplete") is not None else None)
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"malformed report ({error})", where=where) from None
 
@@ -150,14 +174,19 @@ def load_report(path: str) -> Report:
     return Report.from_dict(data, where=path)
 
 
-def merge_reports(reports: list[Report]) -> Report:
-    """Return one report from the shards of one campaign (same engine, rules, seed and games)."""
+def merge_reports(reports: list[Report], *, of: tuple[int, int] = (1, 1), complete: bool = True) -> Report:
+    """Return one report from the shards of one campaign (same engine, rules, seed and games).
+
+    The shards must make up shard ``of`` (by default the whole campaign) exactly: all ``K/N`` of
+    one split, or, for ``of=(K, N)``, the shards ``K + N*j`` of ``N*J`` that split it again. The
+    cases come in the order one process plays them (each kind dealt round-robin), and a finding
+    seen in several shards keeps its reproduction on its first case only, the others pointing to
+    it (``same_finding_as``), as one process would write them. ``complete=False`` lets shards be
+    missing (the merge of a campaign stopped by a signal, marked ``incomplete``).
+    """
     if not reports:
         raise RecordError("nothing to merge", where="--merge")
     first = reports[0]
-    merged = Report(first.engine, first.rules, first.seed, first.games, first.negative_games, [],
-                    known_deviations=list(first.known_deviations))
-    seen: dict[str, Case] = {}
     for report in reports:
         for name in ("rules", "seed", "games", "negative_games"):
             if getattr(report, name) != getattr(first, name):
@@ -166,57 +195,130 @@ def merge_reports(reports: list[Report]) -> Report:
         if report.engine.get("spec") != first.engine.get("spec"):
             raise RecordError(f"cannot merge reports of different engines ({first.engine.get('spec')!r} and "
                               f"{report.engine.get('spec')!r})", where="--merge")
-        for shard in report.shards:
-            if shard in merged.shards:
-                raise RecordError(f"shard {shard[0]}/{shard[1]} appears twice", where="--merge")
-            merged.shards.append(shard)
-        for case in report.cases:
-            if case.id in seen:
-                continue   # the vectors and skipped steps repeat in every shard
-            seen[case.id] = case
-            merged.add(case)
+    ordered = sorted(reports, key=lambda report: sorted(map(tuple, report.shards)))
+    _check_split([shard for report in ordered for shard in report.shards], of, complete)
+    merged = Report(dict(first.engine), first.rules, first.seed, first.games, first.negative_games, [list(of)],
+                    known_deviations=list(first.known_deviations))
+    replies = [ReplyTimes.from_dict(r.engine["replies"]) for r in ordered if isinstance(r.engine.get("replies"), dict)]
+    if replies:
+        for times in replies[1:]:
+            replies[0].merge(times)
+        merged.engine["replies"] = replies[0].to_dict()
+    for case in _round_robin(ordered):
+        merged.add(case)
+    _one_reproduction_per_finding(merged.cases)
+    for report in ordered:
         merged.add_checks(report.checks)
         merged.add_coverage(report.coverage)
         for step, state in report.steps.items():
-            merged.steps.setdefault(step, state)
+            if step not in merged.steps:
+                merged.steps[step] = dict(state)
+            else:   # the vectors and perft deals each shard ran add up
+                for counted in ("cases", "deals"):
+                    if counted in state and counted in merged.steps[step]:
+                        merged.steps[step][counted] += state[counted]
         merged.seconds = max(merged.seconds, report.seconds)
         merged.rounds += report.rounds
-    merged.shards.sort()
-    splits = sorted({n for _, n in merged.shards})
-    if len(splits) != 1:
-        raise RecordError(f"cannot merge shards of different splits ({' and '.join(f'K/{n}' for n in splits)})",
-                          where="--merge")
-    (n,), present = splits, {tuple(shard) for shard in merged.shards}
-    missing = [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in present]
-    if missing:
-        raise RecordError(f"shard {', '.join(missing)} missing: the merged campaign would be incomplete",
-                          where="--merge")
+        merged.incomplete = merged.incomplete or report.incomplete
     return merged
 
 
-def rule_table(report: Report) -> dict[str, dict[str, int]]:
-    """Return, for each rule ID, the cases and checks that concern it, by outcome."""
-    table: dict[str, dict[str, int]] = {}
-    for rule in load_rules():
-        table[rule] = {"passed": 0, "failed": 0, "expected-fail": 0, "checks-passed": 0, "checks-failed": 0}
-    for case in report.cases:
-        if case.kind == "differential" and case.status == "passed":
-            continue   # a passing game exercises every rule: counted in the totals, not per rule
-        for rule in case.rule_ids:
-            row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
-                                          "checks-passed": 0, "checks-failed": 0})
-            if case.status in ("passed", "failed", "expected-fail"):
-                row[case.status] += 1
-    for rule, (passed, failed) in report.checks.items():
-        row = table.setdefault(rule, {"passed": 0, "failed": 0, "expected-fail": 0,
-                                      "checks-passed": 0, "checks-failed": 0})
-        row["checks-passed"] += passed
-        row["checks-failed"] += failed
-    return table
+def _check_split(shards: list[list[int]], of: tuple[int, int], complete: bool) -> None:
+    """Raise RecordError unless ``shards`` are exactly the shards of one split that make up shard ``of``."""
+    seen: set[tuple[int, int]] = set()
+    for k, n in shards:
+        if (k, n) in seen:
+            raise RecordError(f"shard {k}/{n} appears twice", where="--merge")
+        seen.add((k, n))
+    splits = sorted({n for _, n in seen})
+    if len(splits) != 1:
+        raise RecordError(f"cannot merge shards of different splits ({' and '.join(f'K/{n}' for n in splits)})",
+                          where="--merge")
+    (n,), (whole_k, whole_n) = splits, of
+    if n % whole_n:
+        raise RecordError(f"shards K/{n} cannot make up shard {whole_k}/{whole_n}", where="--merge")
+    wanted = {(whole_k + whole_n * j, n) for j in range(n // whole_n)}
+    strays = sorted(seen - wanted)
+    if strays:
+        raise RecordError(f"shard {', '.join(f'{k}/{n}' for k, n in strays)} is not part of shard "
+                          f"{whole_k}/{whole_n}", where="--merge")
+    missing = [f"{k}/{n}" for k, n in sorted(wanted - seen)]
+    if missing and complete:
+        raise RecordError(f"shard {', '.join(missing)} missing: the merged campaign would be incomplete",
+                          where="--merge")
+
+
+KIND_ORDER = ("vector", "perft", "differential", "negative")   # the order one process judges them in
+
+
+def _round_robin(reports: list[Report]) -> list[Case]:
+    """The cases of the shards, in ``K`` order, as one process plays them: case ``m`` of shard ``k`` of a
+    kind is that kind's case ``m * N + k - 1``. A case ID seen twice is kept once."""
+    kinds = list(KIND_ORDER) + [k for r in reports for k in dict.fromkeys(c.kind for c in r.cases)
+                                if k not in KIND_ORDER]
+    cases, seen = [], set()
+    for kind in dict.fromkeys(kinds):
+        lists = [[case for case in report.cases if case.kind == kind] for report in reports]
+        for m in range(max(map(len, lists), default=0)):
+            for shard_cases in lists:
+                if m < len(shard_cases) and shard_cases[m].id not in seen:
+                    seen.add(shard_cases[m].id)
+                    case = shard_cases[m]
+                    cases.append(Case(case.id, case.kind, case.status, case.rule_ids, case.reason, case.seconds,
+                                      copy.deepcopy(case.details)))
+    return cases
+
+
+def _one_reproduction_per_finding(cases: list[Case]) -> None:
+    """Keep the shrunk reproduction of each finding (its kind and first rule ID) on its first case only.
+
+    Each shard shrank the first case of each finding it met; after the merge, a finding's first case
+    keeps its reproduction and the later ones point at it (``same_finding_as``), as one process writes them.
+    """
+    first: dict[tuple[Any, Any], str] = {}
+    for case in cases:
+        if case.status not in ("failed", "error"):
+            continue
+        entries = [entry for entry in case.details.get("findings", []) if not entry.get("expected")]
+        if isinstance(case.details.get("error"), dict):
+            entries.append(case.details["error"])
+        entries = [entry for entry in entries if {"reproduction", "same_finding_as"} & entry.keys()]
+        if not entries:
+            continue
+        for entry in entries:
+            signature = (entry.get("kind"), (entry.get("rule_ids") or [""])[0])
+            if signature not in first:
+                first[signature] = entry.get("same_finding_as", case.id)
+            else:
+                entry.pop("reproduction", None)
+                entry["same_finding_as"] = first[signature]
+        shown = next((entry["reproduction"] for entry in entries if "reproduction" in entry), None)
+        case.details.pop("reproduction", None)
+        case.details.pop("same_finding_as", None)
+        if shown is not None:
+            case.details["reproduction"] = shown
+        else:
+            case.details["same_finding_as"] = entries[0]["same_finding_as"]
 
 
 def console_summary(report: Report) -> str:
-    """Return the readable summary: the counts, the table by rule ID, each finding with its replay command."""
+    """Return the readable summary as plain text: what a pipe or a file receives (see :func:`summary_renderables`)."""
+    from hearts_ref.console import render
+
+    return render(*summary_renderables(report))
+
+
+def summary_renderables(report: Report) -> list[Any]:
+    """Return the readable summary: the counts, the table by rule ID, each finding with its replay command.
+
+    As rich renderables (:mod:`hearts_ref.console` draws them on a terminal, or as plain text).
+    Text that comes from the engine (its name, its messages) is shown with its control
+    characters escaped.
+    """
+    from rich.text import Text
+
+    from hearts_ref.console import Table, indented, printable
+
     summary = report.summary()
     counts = summary["counts"]
     engine = report.engine
@@ -236,7 +338,8 @@ def console_summary(report: Report) -> str:
             lines.append(f"  {step}: skipped ({state.get('reason')})")
         elif state.get("note"):
             lines.append(f"  {step}: {state['note']}")
-    stopped = [c for c in report.cases if c.details.get("stopped")]
+    lines += _engine_health(report)
+    stopped = [c for c in report.cases if c.details.get("stopped") and c.status in ("passed", "expected-fail")]
     if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
         games = sum(1 for c in report.cases if c.kind in ("differential", "negative"))
         why = Counter(str(case.details["stopped"]).split(":")[0] for case in stopped)
@@ -246,40 +349,84 @@ def console_summary(report: Report) -> str:
     if report.coverage:
         reached = ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items()) if name != "rounds")
         lines.append(f"  situations played through: {reached}")
+    parts: list[Any] = [Text(printable(line)) for line in lines]
     rows = [(rule, row) for rule, row in summary["rules"].items() if any(row.values())]
     if rows:
-        lines += ["", f"  {'rule':<18} {'failed':>6} {'xfail':>6} {'passed':>6} {'checks ok':>9} {'checks bad':>10}"]
+        table = Table("rule", "failed", "errors", "xfail", "passed", "checks ok", "checks bad", "cited", "")
+        for column in table.columns[1:8]:
+            column.justify = "right"
         for rule, row in rows:
-            mark = "  <--" if row["failed"] or row["checks-failed"] else ""
-            lines.append(f"  {rule:<18} {row['failed']:>6} {row['expected-fail']:>6} {row['passed']:>6} "
-                         f"{row['checks-passed']:>9} {row['checks-failed']:>10}{mark}")
-    data_failures = [c for c in report.cases if c.status == "failed" and c.kind in ("vector", "perft")]
+            bad = row["failed"] or row["checks-failed"] or row["error"]
+            table.add_row(rule, *(str(row[name]) for name in ("failed", "error", "expected-fail", "passed",
+                                                              "checks-passed", "checks-failed", "checks-cited")),
+                          "<--" if bad else "", style="bold red" if bad else None)
+        parts += [Text(""), indented(table)]
+    tail: list[str] = []
+    data_failures = [c for c in report.cases if c.status in ("failed", "error") and c.kind in ("vector", "perft")]
     if data_failures:
-        lines += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
+        tail += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
         for case in data_failures[:10]:
-            lines.append(f"  - {case.id}: {case.reason}")
+            tail.append(f"  - {case.id}: {case.reason}")
             if case.details.get("replay"):
-                lines.append(f"    replay: {case.details['replay']}")
-    findings = [c for c in report.cases if c.status == "failed" and "reproduction" in c.details]
-    if findings:
-        lines += ["", "  findings (shrunk):"]
-        for case in findings:
-            repro = case.details["reproduction"]
-            shown = repro.get("deviation") or {}   # the shrunk game's deviation, else the original's
+                tail.append(f"    replay: {case.details['replay']}")
+    shrunk = [(case, repro) for case in report.cases for repro in _reproductions(case)]
+    if shrunk:
+        tail += ["", "  findings (shrunk):"]
+        for case, repro in shrunk:
+            shown = repro.get("deviation") or {}
             rule_ids = shown.get("rule_ids", case.rule_ids)
-            lines.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
-            lines.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
-                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps")
-            lines.append(f"    replay: {repro.get('command')}")
-        others = sum(1 for c in report.cases if c.status == "failed") - len(findings)
+            tail.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
+            tail.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
+                        f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps"
+                        + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
+            tail.append(f"    replay: {repro.get('command')}")
+        others = sum(1 for c in report.cases if c.status in ("failed", "error")) - len({c.id for c, _ in shrunk})
         if others:
-            lines.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
+            tail.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
     if summary["unobserved_known_deviations"]:
-        lines.append(f"  declared deviations not seen (unexpected pass): "
-                     f"{', '.join(summary['unobserved_known_deviations'])}")
-    verdict = {0: "PASS", 1: "FAIL", 2: "NOTHING JUDGED: every case was skipped (see the reasons above)"}
-    lines.append(f"  verdict: {verdict[report.exit_code()]}")
-    return "\n".join(lines) + "\n"
+        tail.append(f"  declared deviations not seen (unexpected pass): "
+                    f"{', '.join(summary['unobserved_known_deviations'])}")
+    parts += [Text(printable(line)) for line in tail]
+    if report.incomplete is not None:
+        parts.append(Text(f"  INCOMPLETE: {report.incomplete['reason']}; this report holds the cases judged before",
+                          style="bold yellow"))
+    code = report.exit_code()
+    parts.append(Text(f"  verdict: {_verdict(report)}" + (" (of an incomplete run)" if report.incomplete else ""),
+                      style="bold green" if code == 0 else "bold red"))
+    return parts
+
+
+def _verdict(report: Report) -> str:
+    code = report.exit_code()
+    if code == 1:
+        errors = sum(1 for case in report.cases if case.status == "error")
+        return "FAIL" + (f" ({errors} engine error(s))" if errors else "")
+    if code == 2 and report.judged_nothing():
+        return "NOTHING JUDGED: every case was skipped (see the reasons above)"
+    if code == 2:
+        return f"GAMES NOT JUDGED: every differential game was skipped ({report.games_not_judged()})"
+    return "PASS"
+
+
+def _reproductions(case: Case) -> list[dict[str, Any]]:
+    """The reproductions a case carries: one per distinct finding first seen in it (and its engine failure)."""
+    entries = list(case.details.get("findings") or ()) + ([case.details["error"]] if case.details.get("error") else [])
+    found = [entry["reproduction"] for entry in entries if isinstance(entry, dict) and "reproduction" in entry]
+    if not found and "reproduction" in case.details:
+        found = [case.details["reproduction"]]
+    return found
+
+
+def _engine_health(report: Report) -> list[str]:
+    """The summary's lines on the engine program itself: how fast it answered, and whether it was abandoned."""
+    lines = []
+    replies = report.engine.get("replies")
+    if isinstance(replies, dict) and replies.get("count"):
+        lines.append(f"  engine replies: {ReplyTimes.from_dict(replies).describe()}")
+    abandoned = [case for case in report.cases if case.status == "abandoned"]
+    if abandoned:
+        lines.append(f"  engine {abandoned[0].reason}: {len(abandoned)} cases not run")
+    return lines
 
 
 def _changes(rules: dict[str, Any]) -> dict[str, Any]:
@@ -288,69 +435,3 @@ def _changes(rules: dict[str, Any]) -> dict[str, Any]:
         return Rules.from_dict(dict(rules)).changes()
     except Exception:
         return dict(rules)
-
-
-def junit_xml(report: Report) -> str:
-    """Return the report as JUnit XML: one testcase per case, failures with the replay command.
-
-    An engine that could not be started (``engine.error``) adds one testcase with an error.
-    """
-    counts = report.summary()["counts"]
-    suite = ElementTree.Element("testsuite", {
-        "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
-        "errors": "0", "skipped": str(counts["skipped"] + counts["expected-fail"]),
-        "time": f"{report.seconds:.3f}"})
-    for case in report.cases:
-        kind, _, name = case.id.partition("/")
-        element = ElementTree.SubElement(suite, "testcase", {
-            "classname": f"hearts-ref.{kind}", "name": name or case.id, "time": f"{case.seconds:.6f}"})
-        rules = ", ".join(case.rule_ids)
-        if case.status == "failed":
-            failure = ElementTree.SubElement(element, "failure", {
-                "message": f"{rules}: {case.reason}" if rules else case.reason,
-                "type": case.rule_ids[0] if case.rule_ids else "error"})
-            repro = case.details.get("reproduction") or {}
-            failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
-                                      | ({"replay": repro.get("command")} if repro else {}), indent=1)
-        elif case.status == "skipped":
-            ElementTree.SubElement(element, "skipped", {"message": case.reason})
-        elif case.status == "expected-fail":
-            ElementTree.SubElement(element, "skipped", {"message": f"expected failure ({rules}): {case.reason}"})
-        elif case.status == "unexpected-pass":
-            out = ElementTree.SubElement(element, "system-out")
-            out.text = f"unexpected pass: declared as a known deviation ({case.reason})"
-    start_failure = report.engine.get("error")
-    if isinstance(start_failure, dict):     # the engine could not be started: an error, not a deviation
-        suite.set("tests", str(len(report.cases) + 1))
-        suite.set("errors", "1")
-        element = ElementTree.Element("testcase", {"classname": "hearts-ref.engine", "name": "start", "time": "0"})
-        error = ElementTree.SubElement(element, "error", {
-            "message": f"{start_failure.get('verdict')}: {start_failure.get('message')}",
-            "type": str(start_failure.get("verdict"))})
-        error.text = start_failure.get("stderr_tail") or None
-        suite.insert(0, element)
-    root = ElementTree.Element("testsuites")
-    root.append(suite)
-    for element in root.iter():
-        element.attrib = {name: _xml_text(value) for name, value in element.attrib.items()}
-        if element.text:
-            element.text = _xml_text(element.text)
-    ElementTree.indent(root)
-    return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
-
-
-# What XML 1.0 cannot hold, even as a character reference: the C0 controls but tab, newline and
-# carriage return; lone surrogates; U+FFFE and U+FFFF.
-_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _xml_text(text: str) -> str:
-    r"""Return ``text`` with each character XML 1.0 forbids written as a visible escape.
-
-    An engine's stderr or its messages may carry ANSI colours, a NUL or a bell: the file
-    must still parse, and its reader still sees where they were.
-
-    >>> print(_xml_text("\x1b[31mred\x1b[0m, a bell\x07, a NUL\x00"))
-    \x1b[31mred\x1b[0m, a bell\x07, a NUL\x00
-    """
-    return _NOT_XML.sub(lambda match: ascii(match.group())[1:-1], text)

@@ -8,7 +8,8 @@ the options the reference offers at that moment, lowest card first:
 - the pass direction (PASS-CYCLE): "none" first, then the directions of the cycle; the
   runner follows the cycle, or, for an engine that plays one round, draws among them;
 - each pass: the rank of the three cards among the passing seat's hand (PASS-COUNT);
-- each play: an index into the reference's legal plays.
+- each play: an index into the reference's legal plays (a game plays on past a difference with
+  cards both sides allow: if the engine does not allow that card, the next card it does).
 
 A decision with one option takes no integer. Any list of integers is a valid game (past
 its end, every choice is 0), so Hypothesis can shrink a failing game toward fewer steps
@@ -32,7 +33,7 @@ import zlib
 from math import comb
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
@@ -41,7 +42,7 @@ from hearts_ref.reading import read_json
 from hearts_ref.round import PASS_SIZE, RoundState
 from hearts_ref.variants import Rules
 
-__all__ = ["Source", "ListSource", "ScriptDecider", "deal_code", "deal_from", "nth_card", "rank_in",
+__all__ = ["Source", "ListSource", "Decider", "ScriptDecider", "deal_code", "deal_from", "nth_card", "next_allowed", "rank_in",
            "subset_rank", "subset_of",
            "direction_options", "CASE_FORMAT", "encode_case", "decode_case"]
 
@@ -53,17 +54,24 @@ _TOKEN_PREFIX = "hr1:"
 
 
 class ListSource:
-    """Choices read from a list; past its end every choice is 0 (the lowest option)."""
+    """Choices read from a list; past its end every choice is 0 (the lowest option), or drawn by ``more``.
 
-    def __init__(self, values: Sequence[int]):
-        self.values = values
+    ``position`` can be set back: the play loop forecasts a round's choices and then makes
+    them again, reading the same values (a value drawn by ``more`` is kept for that).
+    """
+
+    def __init__(self, values: Sequence[int], more: Source | None = None):
+        self.values = list(values)
+        self.more = more
         self.position = 0
 
     def __call__(self, count: int) -> int:
         position = self.position
         self.position = position + 1
         if position >= len(self.values):
-            return 0
+            if self.more is None:
+                return 0
+            self.values.append(self.more(count))
         return min(max(int(self.values[position]), 0), count - 1)
 
 
@@ -72,6 +80,13 @@ def nth_card(mask: int, n: int) -> int:
     for _ in range(n):
         mask &= mask - 1
     return (mask & -mask).bit_length() - 1
+
+
+def next_allowed(allowed: int, index: int) -> int:
+    """The card of ``allowed`` (a non-empty mask) that comes first from ``index`` on, round to the lowest."""
+    higher = allowed & ~((1 << index) - 1)
+    chosen = higher or allowed
+    return (chosen & -chosen).bit_length() - 1
 
 
 def rank_in(mask: int, index: int) -> int:
@@ -137,6 +152,22 @@ def direction_options(rules: Rules) -> tuple[str, ...]:
     return ("none",) + tuple(d for d in ("left", "right", "across") if d in cycle)
 
 
+class Decider(Protocol):
+    """Makes the decisions of a game (a policy or a script) and records them as a script.
+
+    ``snapshot()`` and ``restore()`` let the loop forecast a round's plays and make them again
+    (a decider without them is asked one play at a time).
+    """
+
+    script: list[int]
+    round_starts: list[int]
+
+    def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]: ...
+    def direction(self, rules: Rules, number: int) -> str: ...
+    def pass_cards(self, state: RoundState, seat: int) -> CardSet: ...
+    def play(self, state: RoundState, allowed: int) -> Card: ...
+
+
 class ScriptDecider:
     """Makes every decision of a game from a source of choices, and records them as a script."""
 
@@ -163,10 +194,23 @@ class ScriptDecider:
         hand = state.hands[seat]
         return CardSet.from_mask(subset_of(hand, PASS_SIZE, self._choose(comb(hand.bit_count(), PASS_SIZE))))
 
-    def play(self, state: RoundState) -> Card:
+    def play(self, state: RoundState, allowed: int) -> Card:
+        """One of the reference's legal plays, by its index; if the engine does not allow it, the next card
+        of ``allowed`` (a mask: the legal plays on both sides)."""
         legal = state.legal
         count = legal.bit_count()
-        return CARDS[nth_card(legal, self._choose(count)) if count > 1 else (legal & -legal).bit_length() - 1]
+        index = nth_card(legal, self._choose(count)) if count > 1 else (legal & -legal).bit_length() - 1
+        return CARDS[index if allowed >> index & 1 else next_allowed(allowed, index)]
+
+    def snapshot(self) -> Any:
+        """Where the choices stand, to come back to (None if the source cannot go back)."""
+        position = getattr(self.take, "position", None)
+        return None if position is None else (position, len(self.script))
+
+    def restore(self, mark: Any) -> None:
+        """Come back to a :meth:`snapshot`: the same choices will be read again."""
+        self.take.position, length = mark
+        del self.script[length:]
 
 
 def encode_case(case: dict[str, Any]) -> str:

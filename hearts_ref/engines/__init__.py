@@ -3,17 +3,21 @@
 - :mod:`hearts_ref.engines.stdio`: any program speaking the JSON-lines protocol (``spec/protocol/``);
 - :func:`load_engine`: an engine from a command-line SPEC (``reference``, ``python:module:attr``, ``openspiel``, a command),
   the same for every subcommand;
-- :mod:`hearts_ref.engines.failures`: the typed ways an engine fails (timeout, crash, protocol error).
+- :mod:`hearts_ref.engines.failures`: the typed ways an engine fails (timeout, crash, protocol error);
+- :mod:`hearts_ref.engines.health`: an engine program's reply times, and the circuit breaker that
+  abandons one that keeps failing the same way;
+- :mod:`hearts_ref.engines.keeper`: the process that makes sure nothing an engine starts outlives it.
 """
 
 from hearts_ref.engines.failures import (
-    EngineCrashed, EngineFailure, EngineInternalError, EngineProtocolError, EngineStartError, EngineTimeout,
-    EngineUnsupported,
+    EngineAbandoned, EngineCrashed, EngineFailure, EngineInternalError, EngineProtocolError, EngineStartError,
+    EngineTimeout, EngineUnsupported, abandoned,
 )
 from hearts_ref.engines.load import EngineSpecError, load_engine
 from hearts_ref.engines.stdio import StdioEngine, Step
 
 __all__ = [
-    "EngineCrashed", "EngineFailure", "EngineInternalError", "EngineProtocolError", "EngineSpecError",
-    "EngineStartError", "EngineTimeout", "EngineUnsupported", "StdioEngine", "Step", "load_engine",
+    "EngineAbandoned", "EngineCrashed", "EngineFailure", "EngineInternalError", "EngineProtocolError",
+    "EngineSpecError", "EngineStartError", "EngineTimeout", "EngineUnsupported", "StdioEngine", "Step", "abandoned",
+    "load_engine",
 ]

@@ -16,7 +16,8 @@ from hearts_ref.errors import HeartsError
 
 __all__ = [
     "EngineFailure", "EngineStartError", "EngineTimeout", "EngineCrashed", "EngineProtocolError",
-    "EngineUnsupported", "EngineInternalError", "ENGINE_ERRORS", "restart_engine", "failure_text",
+    "EngineUnsupported", "EngineInternalError", "EngineAbandoned", "ENGINE_ERRORS", "restart_engine",
+    "failure_text", "abandoned",
 ]
 
 # What an engine's own bug can raise: any exception, and SystemExit from an in-process engine
@@ -42,6 +43,15 @@ def restart_engine(engine: object) -> None:
             restart()
         except ENGINE_ERRORS:
             pass
+
+
+def abandoned(engine: object) -> str | None:
+    """Why the runner has given up on ``engine`` (its circuit breaker tripped), or None while it has not.
+
+    The remaining cases of the run are reported ``abandoned`` with this reason, and not run.
+    """
+    reason = getattr(engine, "abandoned", None)
+    return reason if isinstance(reason, str) else None
 
 
 class EngineFailure(HeartsError):
@@ -101,3 +111,9 @@ class EngineInternalError(EngineFailure):
     """The engine reported its own internal error (an ``internal`` reply) and keeps running."""
 
     verdict = "internal-error"
+
+
+class EngineAbandoned(EngineFailure):
+    """The engine failed the same way in too many games in a row; it is not asked anything any more."""
+
+    verdict = "abandoned"

@@ -139,7 +139,8 @@ class OpenSpielEngine:
         self._passing = False
         self._first_play = 53
         self._played: list[int] = []     # the play actions applied, in order
-        self._legal: tuple[int, list[int]] = (-1, [])
+        self._trick: tuple[str, ...] = ()  # the cards of the trick in progress, as OpenSpiel took them
+        self._legal: tuple[int, int] = (-1, 0)   # (plays so far, OpenSpiel's legal cards then, as a mask)
         self._before_last: tuple[int, tuple[int, ...]] = (0, (0, 0, 0, 0))
         self._point_rules = Rules()
         try:
@@ -192,7 +193,8 @@ class OpenSpielEngine:
         # OpenSpiel's history: the direction, 52 deal actions, 12 pass actions when passing, the plays.
         self._first_play = 1 + 52 + (12 if self._passing else 0)
         self._played = []
-        self._legal = (-1, [])
+        self._trick = ()
+        self._legal = (-1, 0)
         self._points = (-1, _ZEROS)   # OpenSpiel's points, read again only when a trick closes
 
     def _started(self) -> Any:
@@ -224,11 +226,9 @@ class OpenSpielEngine:
         state = self.state
         if state is None or self._passing:
             return _NO_CARDS
-        mask = 0   # (OpenSpiel has no legal action once the round is over)
-        actions = state.legal_actions()
-        for action in actions:
-            mask |= _BIT_OF_ACTION[action]
-        self._legal = (len(self._played), actions)
+        # (OpenSpiel has no legal action once the round is over: the mask is 0)
+        mask = sum(map(_BIT_OF_ACTION.__getitem__, state.legal_actions()))
+        self._legal = (len(self._played), mask)
         return CardSet.from_mask(mask)
 
     def play(self, card: Card) -> None:
@@ -236,15 +236,19 @@ class OpenSpielEngine:
         if self._passing:
             raise EngineRejection("no card can be played while the cards are being passed")
         action = ACTION_OF_CARD[card.index]
-        asked, actions = self._legal   # OpenSpiel's legal actions, if asked since the last play
-        if action not in (actions if asked == len(self._played) else state.legal_actions()):
+        played = self._played
+        asked, mask = self._legal   # OpenSpiel's legal cards, if asked since the last play
+        if asked != len(played):
+            mask = sum(map(_BIT_OF_ACTION.__getitem__, state.legal_actions()))
+        if not mask >> card.index & 1:
             raise EngineRejection(f"OpenSpiel does not allow {card} here" if not state.is_terminal()
                                   else "the round is over")
-        if len(self._played) == 48:   # the last trick begins
+        if len(played) == 48:   # the last trick begins
             points = state.points
             self._before_last = (state.current_player(), (points(0), points(1), points(2), points(3)))
         state.apply_action(action)
-        self._played.append(action)
+        played.append(action)
+        self._trick = self._trick + (_TEXT_OF_ACTION[action],) if len(self._trick) < 4 else (_TEXT_OF_ACTION[action],)
 
     def observe(self) -> Observation:
         state = self.state
@@ -253,7 +257,7 @@ class OpenSpielEngine:
         if self._passing:
             waiting = min(set(range(4)) - set(self._pending) - set(range(state.current_player())))
             return Observation("pass", waiting, (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
-        if state.is_terminal():
+        if len(self._played) == 52 and state.is_terminal():
             points = state.points
             scores = (points(0), points(1), points(2), points(3))
             returns = state.returns()
@@ -262,10 +266,9 @@ class OpenSpielEngine:
             return Observation("game-over", None, (), False, self._raw_points(state), scores, scores, True,
                                tuple(p for p in range(4) if returns[p] == best))
         # The trick in progress: the plays OpenSpiel has taken since the last trick was complete.
-        played = self._played
-        in_trick = len(played) % 4
-        trick = tuple(map(_TEXT_OF_ACTION.__getitem__, played[-in_trick:])) if in_trick else ()
-        tricks = len(played) // 4
+        played = len(self._played)
+        trick = self._trick if played % 4 else ()
+        tricks = played // 4
         if self._points[0] != tricks:
             points = state.points
             self._points = (tricks, (points(0), points(1), points(2), points(3)))

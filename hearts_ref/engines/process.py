@@ -1,10 +1,12 @@
-"""A running engine program: its pipes, a bounded tail of its stderr, and its process group.
+"""A running engine program: its pipes, a bounded tail of its stderr, and every process it starts.
 
-:class:`EngineProcess` knows nothing of Hearts: it starts a command without a shell in a
-new process group, writes lines to it, reads reply lines with a deadline, and turns
-every way a program can go wrong into a typed :class:`EngineFailure` (a timeout, an exit,
-half a line, a line too long). Whatever happens, :meth:`EngineProcess.kill` ends the
-whole group, and so does the interpreter's exit for a process nobody closed.
+:class:`EngineProcess` knows nothing of Hearts: it starts a command without a shell,
+writes lines to it, reads reply lines with a deadline, and turns every way a program can
+go wrong into a typed :class:`EngineFailure` (a timeout, an exit, half a line, a line too
+long). The program runs under a :mod:`keeper <hearts_ref.engines.keeper>`, a small process
+that ends the engine and everything it started (even what left its process group with
+``setsid`` or a double fork) when the engine exits, when :meth:`EngineProcess.kill` is
+called, and when the runner itself dies, SIGKILL included.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ import os
 import select
 import shlex
 import signal
+import socket
 import subprocess
+import sys
 import threading
 import time
 import weakref
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from hearts_ref.engines.failures import EngineCrashed, EngineProtocolError, EngineStartError, EngineTimeout
 from hearts_ref.protocol import MAX_LINE_BYTES, shorten
@@ -27,6 +32,8 @@ __all__ = ["EngineProcess", "StderrTail"]
 
 EXIT_GRACE = 1.0          # seconds an engine gets to exit once its output has ended or after "quit"
 MAX_POLL = 86400.0        # seconds one poll() waits at most; a longer deadline waits in steps
+KEEPER = str(Path(__file__).with_name("keeper.py"))
+KEEPER_START = 30.0       # seconds the keeper may take to start the engine and name its pid
 
 
 class StderrTail:
@@ -66,39 +73,65 @@ class StderrTail:
         return "\n".join(kept)[-chars:]
 
 
-def _kill_group(popen: subprocess.Popen) -> None:
-    """SIGKILL the engine's whole process group, then reap its leader.
+def _end(popen: subprocess.Popen, link: socket.socket) -> None:
+    """Close the keeper's socket, so that it ends the engine and all it started, then reap the keeper.
 
-    The leader is never reaped before this point, so its group ID cannot have been reused.
+    A keeper that does not exit in time (it never should) is killed with its process group.
     """
+    link.close()
     if popen.returncode is None:
-        try:
-            os.killpg(popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         try:
             popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            pass
+            try:
+                os.killpg(popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            popen.wait()
+
+
+_LIVE: weakref.WeakSet[EngineProcess] = weakref.WeakSet()
+
+
+def _forget_in_child() -> None:
+    """In a child made by fork() (no exec), let go of the parent's keeper sockets, so that the
+    parent's death still reads as the end of the stream in every keeper."""
+    for process in list(_LIVE):
+        process._finalizer.detach()
+        process._link.close()
+    _LIVE.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 class EngineProcess:
-    """An engine program started from ``argv`` (no shell) in its own process group."""
+    """An engine program started from ``argv`` (no shell) under a keeper, in a process group of its own."""
 
     def __init__(self, argv: Sequence[str], *, cwd: str | os.PathLike[str] | None = None,
                  env: Mapping[str, str] | None = None, max_line: int = MAX_LINE_BYTES,
                  stderr_limit: int = 64 * 1024):
         self.argv = tuple(argv)
         self.max_line = max_line
+        link, keeper_end = socket.socketpair()
         try:
-            self.popen = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.popen = subprocess.Popen([sys.executable, "-I", "-S", KEEPER, str(keeper_end.fileno()), "--",
+                                           *self.argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0,
-                                          start_new_session=True)
+                                          start_new_session=True, pass_fds=(keeper_end.fileno(),))
         except (OSError, ValueError) as error:
+            link.close()
             reason = getattr(error, "strerror", None) or str(error)
             raise EngineStartError(f"cannot start engine {shlex.join(self.argv)}: {reason}") from None
-        self.pid = self.popen.pid
-        self._finalizer = weakref.finalize(self, _kill_group, self.popen)   # also runs at interpreter exit
+        finally:
+            keeper_end.close()
+        self._link = link
+        self._finalizer = weakref.finalize(self, _end, self.popen, link)   # also runs at interpreter exit
+        _LIVE.add(self)
+        self.closed = False
+        self._stderr = StderrTail(self.popen.stderr, limit=stderr_limit, name=f"engine-stderr-{self.popen.pid}")
+        self.pid = self._started()
         self._stdin = self.popen.stdin
         self._stdin_fd = self._stdin.fileno()
         os.set_blocking(self._stdin_fd, False)
@@ -110,8 +143,22 @@ class EngineProcess:
         self._poller.register(self._stdout, select.POLLIN)
         self._buffer = bytearray()
         self._eof = False
-        self.closed = False
-        self._stderr = StderrTail(self.popen.stderr, limit=stderr_limit, name=f"engine-stderr-{self.pid}")
+
+    def _started(self) -> int:
+        """Read the keeper's first line: the engine's pid, or why it could not be started."""
+        words: list[str] = []
+        self._link.settimeout(KEEPER_START)
+        try:
+            words = self._link.makefile("rb").readline().decode("utf-8", "replace").strip().split(maxsplit=2)
+        except OSError:
+            pass
+        self._link.settimeout(None)
+        if len(words) == 2 and words[0] == "pid" and words[1].isdigit():
+            return int(words[1])
+        self._close_pipes()
+        reason = words[2] if len(words) == 3 and words[0] == "error" else "the engine's keeper did not start it"
+        raise EngineStartError(f"cannot start engine {shlex.join(self.argv)}: {reason}",
+                               stderr_tail=self.stderr_tail())
 
     # Talking -------------------------------------------------------------------------
 
@@ -191,44 +238,38 @@ class EngineProcess:
     # Its life ------------------------------------------------------------------------
 
     def exit_status(self) -> int | None:
-        """Return the exit code if the engine has exited (negative: killed by that signal), else None.
+        """Return the engine's exit code if it has exited (negative: killed by that signal), else None.
 
-        Uses ``WNOWAIT`` so the exited leader stays unreaped and its group ID reserved until :meth:`kill`.
+        The keeper exits as the engine did, once it has ended everything the engine started.
         """
-        if self.popen.returncode is not None:
-            return self.popen.returncode
-        try:
-            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return self.popen.poll()
-        if info is None:
-            return None
-        return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        return self.popen.poll()
 
     def wait_exit(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for the engine to exit; return its exit code or None."""
-        deadline = time.monotonic() + timeout
-        pause = 0.001
-        while (code := self.exit_status()) is None and time.monotonic() < deadline:
-            time.sleep(pause)
-            pause = min(pause * 2, 0.05)
-        return code
+        try:
+            return self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
 
     def kill(self) -> int | None:
-        """End the engine's whole process group, reap it, close the pipes; return its exit code."""
+        """End the engine and every process it started, reap them, close the pipes; return its exit code."""
         if not self.closed:
-            self.closed = True
             self._finalizer.detach()
-            _kill_group(self.popen)
-            self._poller.unregister(self._stdout)
-            self._writable.unregister(self._stdin_fd)
-            for stream in (self._stdin, self.popen.stdout):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
-            self._stderr.join(1.0)
+            _end(self.popen, self._link)
+            self._close_pipes()
         return self.popen.returncode
+
+    def _close_pipes(self) -> None:
+        self.closed = True
+        _LIVE.discard(self)
+        if self._finalizer.alive:
+            self._finalizer()
+        for stream in (self.popen.stdin, self.popen.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self._stderr.join(1.0)
 
     @property
     def returncode(self) -> int | None:

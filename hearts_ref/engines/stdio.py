@@ -6,7 +6,10 @@ and turns each :class:`~hearts_ref.engine.Engine` method into one command and on
 the next legal set, so the runner's differential step is one round trip: :meth:`StdioEngine.play_observed`.
 
 Every way the engine can fail raises a typed :class:`~hearts_ref.engines.failures.EngineFailure`
-and kills the engine's process group; :meth:`StdioEngine.restart` starts it again for the next game.
+and kills the engine with every process it started; :meth:`StdioEngine.restart` starts it
+again for the next game. An engine that fails the same way in ``abandon_after`` games in a
+row is abandoned (:class:`~hearts_ref.engines.health.Breaker`): :attr:`StdioEngine.abandoned`
+says why, and every call raises at once. :attr:`StdioEngine.replies` measures every reply.
 
 >>> import sys
 >>> from hearts_ref import Rules, complete_deal, TWO_OF_CLUBS
@@ -21,6 +24,7 @@ and kills the engine's process group; :meth:`StdioEngine.restart` starts it agai
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -30,16 +34,17 @@ from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.engines.failures import (
     EngineFailure, EngineInternalError, EngineProtocolError, EngineUnsupported,
 )
+from hearts_ref.engines.health import DEFAULT_LIMIT, Breaker, ReplyTimes
 from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -> StdioEngine; kept here too)
 from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.errors import HeartsError
 from hearts_ref.protocol import (
     CARD_TEXT, ERROR_KINDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire,
-    cards_from_wire, cards_to_wire, decode, encode, observation_from_wire, shorten,
+    cards_from_wire, cards_to_wire, decode, encode_command, observation_from_wire, shorten, step_from_line,
 )
 from hearts_ref.variants import Rules
 
-__all__ = ["StdioEngine", "Step", "PIPELINE_WINDOW"]
+__all__ = ["StdioEngine", "Step", "PIPELINE_WINDOW", "read_reply"]
 
 PIPELINE_WINDOW = 64     # commands sent at once by play_many: a few KiB, never enough to fill a pipe
 
@@ -56,6 +61,8 @@ class StdioEngine:
 
     ``timeout`` bounds every reply; ``startup_timeout`` bounds the start and the handshake.
     :attr:`name`, :attr:`version` and :meth:`capabilities` come from the handshake.
+    ``abandon_after``: the failures of one kind in consecutive games after which the engine
+    is abandoned (0: never).
 
     With ``cached_queries`` (the default), :meth:`legal_plays` and :meth:`observe` right
     after a play, a pass or a new round answer from what that reply carried, without a
@@ -66,7 +73,7 @@ class StdioEngine:
 
     def __init__(self, argv: Sequence[str], *, timeout: float = 5.0, startup_timeout: float = 10.0,
                  cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
-                 max_line: int = MAX_LINE_BYTES, cached_queries: bool = True):
+                 max_line: int = MAX_LINE_BYTES, cached_queries: bool = True, abandon_after: int = DEFAULT_LIMIT):
         if isinstance(argv, (str, bytes)) or not argv:
             raise HeartsError(f"StdioEngine needs the command as a non-empty list of arguments, got {argv!r} "
                               "(load_engine() splits a command line)")
@@ -88,12 +95,21 @@ class StdioEngine:
         self._line = b""                       # the last line read, quoted by protocol errors
         self.last_step: Step | None = None     # carried by the last reply that changed the state
         self._fresh: Step | None = None        # last_step, while no other command has been sent since
+        self.breaker = Breaker(abandon_after)
+        self.replies = ReplyTimes()            # how long each reply took, hello included
         self.start()
 
     # Life --------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the program and shake hands (within ``startup_timeout``)."""
+        """Start the program and shake hands (within ``startup_timeout``); a failure counts for the breaker."""
+        try:
+            self._start()
+        except EngineFailure as error:
+            self.breaker.failed(error)
+            raise
+
+    def _start(self) -> None:
         self._process = EngineProcess(self.argv, cwd=self.cwd, env=self.env, max_line=self.max_line)
         self._seq = 0
         self.last_step = self._fresh = None
@@ -114,9 +130,18 @@ class StdioEngine:
         self.name, self.version = name, version
 
     def restart(self) -> None:
-        """Kill the engine if it runs and start it again: for the next game after a failure."""
+        """Kill the engine if it runs and start it again: for the next game after a failure.
+
+        An abandoned engine is not started again.
+        """
         self.kill()
-        self.start()
+        if self.breaker.reason is None:
+            self.start()
+
+    @property
+    def abandoned(self) -> str | None:
+        """Why the engine was abandoned (it failed the same way in too many games in a row), or None."""
+        return self.breaker.reason
 
     def close(self) -> None:
         """Say ``quit``, give the engine a moment to exit, then end its whole process group."""
@@ -173,6 +198,7 @@ class StdioEngine:
         return self._capabilities
 
     def new_game(self, rules: Rules) -> None:
+        self.breaker.new_game()
         self._step("new_game", {"rules": rules.to_dict()})
 
     def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
@@ -253,8 +279,18 @@ class StdioEngine:
         Returns, per command, its ``ok`` reply (a :class:`Step` when ``steps``) or its
         :class:`EngineRejection`. A failure raises once every reply is read (so that the
         sequence numbers stay in step), or at once, killing the engine, when the replies
-        themselves break the protocol.
+        themselves break the protocol. Every failure is counted by the breaker.
         """
+        self.breaker.check()
+        try:   # the replies to the commands of a game are timed (not the handshake, nor quit)
+            return self._send_and_read(commands, self.timeout if timeout is None else timeout, steps,
+                                       self.replies.add if timeout is None else _ignore)
+        except EngineFailure as error:
+            self.breaker.failed(error)
+            raise
+
+    def _send_and_read(self, commands: list[tuple[str, dict[str, Any]]], timeout: float, steps: bool,
+                       add: Any) -> list[Any]:
         process = self._process
         if process is None or process.closed:
             raise EngineFailure(f"engine {self.argv[0]} is not running (it failed or was closed); "
@@ -262,27 +298,20 @@ class StdioEngine:
         first = self._seq
         self._seq += len(commands)
         self._fresh = None
-        timeout = self.timeout if timeout is None else timeout
-        process.send(b"".join(encode({"seq": first + i, "cmd": command, **fields})
-                              for i, (command, fields) in enumerate(commands)),
+        clock = time.perf_counter
+        sent = clock()
+        process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
                      timeout, f"{commands[0][0]!r} (seq {first})")
         outcomes: list[Any] = []
         failure: EngineFailure | None = None
         for seq, (command, _) in enumerate(commands, first):
             what = f"{command!r} (seq {seq})"
             self._line = line = process.read_line(timeout, what)
+            now = clock()
+            add(now - sent)                  # a pipelined reply: the time since the one before it
+            sent = now
             try:
-                reply = decode(line)
-                if reply.get("seq") != seq:
-                    raise WireError(f"it carries seq {reply.get('seq')!r} (out of order)")
-                ok = reply.get("ok")
-                if ok is True:
-                    outcome = reply if not steps else Step(observation_from_wire(reply.get("observation")),
-                                                           cards_from_wire(reply.get("legal"), field="legal"))
-                elif ok is False:
-                    outcome = _refusal(reply.get("error"), what)
-                else:
-                    raise WireError("it needs \"ok\": true or false")
+                outcome = read_reply(line, seq, what, steps=steps)
             except WireError as error:
                 raise self._broken(f"bad reply to {what}: {error}") from None
             if isinstance(outcome, EngineProtocolError):
@@ -308,6 +337,41 @@ class StdioEngine:
             process.kill()
         return EngineProtocolError(f"{message}; killed the engine", line=shorten(self._line),
                                    stderr_tail=process.stderr_tail() if process is not None else "")
+
+
+def read_reply(line: bytes, seq: int, what: str, *, steps: bool = False) -> Any:
+    """Return what the reply ``line`` to command ``seq`` (``what``, in words) says; WireError says why not.
+
+    An ``ok`` reply gives its fields (a :class:`Step` when ``steps``: the reply of a command that
+    changes the state); a refusal gives its :class:`~hearts_ref.engine.EngineRejection` or
+    :class:`~hearts_ref.engines.failures.EngineFailure` (not raised: the caller reads every reply
+    of a batch first). A compact step reply is read without a JSON parser (``step_from_line``).
+
+    >>> refusal = read_reply(b'{"seq": 3, "ok": false, "error": {"kind": "illegal", "message": "must follow",'
+    ...                      b' "rule": "FOLLOW-SUIT"}}', 3, "'play' (seq 3)")
+    >>> refusal.rule_id, str(refusal)
+    ('FOLLOW-SUIT', 'FOLLOW-SUIT: must follow')
+    >>> read_reply(b'{"seq": 2, "ok": true}', 3, "'play' (seq 3)")
+    Traceback (most recent call last):
+    hearts_ref.protocol.WireError: it carries seq 2 (out of order)
+    """
+    fast = step_from_line(line) if steps else None
+    if fast is not None and fast[0] == seq:
+        return Step(fast[1], fast[2])
+    reply = decode(line)
+    if reply.get("seq") != seq:
+        raise WireError(f"it carries seq {reply.get('seq')!r} (out of order)")
+    ok = reply.get("ok")
+    if ok is True:
+        return reply if not steps else Step(observation_from_wire(reply.get("observation")),
+                                            cards_from_wire(reply.get("legal"), field="legal"))
+    if ok is False:
+        return _refusal(reply.get("error"), what)
+    raise WireError("it needs \"ok\": true or false")
+
+
+def _ignore(seconds: float) -> None:
+    """Where the reply times of the handshake and of quit go: nowhere."""
 
 
 def _refusal(error: Any, what: str) -> Exception:

@@ -1,0 +1,126 @@
+"""What a differential game finds: the differences, each named by the rule it breaks, and the game's outcome.
+
+A :class:`Deviation` is one finding: at one step the engine did what the reference would
+not, with the rule IDs it concerns, the cause first. A game plays on past its findings
+(:mod:`.differential`), so a :class:`GameRun` holds every distinct finding of the game (the
+first step at which each showed), the engine failure that ended it if one did, and how far
+it went.
+
+>>> finding = Deviation("observation", ("BREAK-QUEEN",), 9, {"round": 1, "action": "play", "card": "QS"})
+>>> finding.signature(), finding.round
+(('observation', 'BREAK-QUEEN'), 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from hearts_ref.cardset import CardSet
+from hearts_ref.game import Game
+
+__all__ = ["Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message"]
+
+# What a finding can be: a difference in what the engine shows, in its legal set, a legal move
+# it refused; in negative checks an illegal move accepted, refused citing another rule, or
+# refused with a change of state. An engine failure (timeout, crash …) is an error, not a finding.
+KINDS = ("observation", "legal-set", "rejected-legal", "accepted-illegal", "wrong-rule", "state-changed",
+         "engine-error")
+
+
+class Difference(NamedTuple):
+    """One observable that differs: its name, the value the rules give, the engine's value."""
+
+    field: str
+    expected: Any
+    actual: Any
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """One finding (or, with kind ``engine-error``, the engine failure that ended a game).
+
+    ``rule_ids``: the rules concerned, the rule broken first; ``step``: the move at which it
+    showed (1 is the first deal); ``where``: the round, the action, the trick, the seat, the card.
+    """
+
+    kind: str
+    rule_ids: tuple[str, ...]
+    step: int
+    where: dict[str, Any]
+    differences: tuple[Difference, ...] = ()
+    message: str = ""
+
+    @property
+    def round(self) -> int:
+        """The round in which it showed (0 before the first deal)."""
+        return int(self.where.get("round", 0))
+
+    @property
+    def is_error(self) -> bool:
+        """Whether this is an engine failure rather than a deviation from the rules."""
+        return self.kind == "engine-error"
+
+    def signature(self) -> tuple[str, str]:
+        """What makes two findings the same: the kind and the rule broken (the first rule ID)."""
+        return (self.kind, self.rule_ids[0] if self.rule_ids else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "rule_ids": list(self.rule_ids), "step": self.step, "where": self.where,
+                "differences": [{"field": d.field, "expected": plain(d.expected), "actual": plain(d.actual)}
+                                for d in self.differences],
+                "message": self.message}
+
+
+def failure_message(what: str, error: BaseException) -> str:
+    """An engine failure in words, its verdict first: ``crashed: play(QS): engine exited with code 3 …``."""
+    from hearts_ref.engines.failures import failure_text
+
+    verdict, _, rest = failure_text(error).partition(": ")
+    return f"{verdict}: {what}: {rest}"
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON holds it: tuples as lists, card sets as their text."""
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, CardSet):
+        return str(value)
+    return value
+
+
+@dataclass
+class GameRun:
+    """One differential game: its script, its findings, the failure that ended it, its size, its checks.
+
+    ``findings`` holds the first occurrence of each distinct finding, in the order they showed;
+    ``repeats`` how many more times each showed. ``stopped`` says why the game ended before
+    its end (the phases diverged, a deadlock of the rules, a limit, the engine declined).
+    """
+
+    script: list[int]
+    findings: list[Deviation]
+    steps: int
+    rounds: int
+    checks: dict[str, list[int]] = field(default_factory=dict)   # rule ID -> [refused, failed, cited]
+    stopped: str = ""
+    round_starts: list[int] = field(default_factory=list)   # where each round's choices begin in the script
+    game: Game | None = None      # the reference's finished game, when the game was played to its end
+    unsupported: bool = False     # stopped because the engine declined (an ``unsupported`` reply)
+    error: Deviation | None = None   # the engine failure that ended the game
+    repeats: dict[tuple[str, str], int] = field(default_factory=dict)
+    reference: Game | None = None   # the reference's game as played, its round in play included
+
+    @property
+    def deviation(self) -> Deviation | None:
+        """The first difference of the game: its first finding, or the failure if that came first."""
+        first = self.findings[0] if self.findings else None
+        if self.error is not None and (first is None or self.error.step < first.step):
+            return self.error
+        return first
+
+    def finding(self, signature: tuple[str, str]) -> Deviation | None:
+        """The finding with this signature, or (for ``("engine-error", "")``) the failure."""
+        if self.error is not None and self.error.signature() == signature:
+            return self.error
+        return next((f for f in self.findings if f.signature() == signature), None)

@@ -1,0 +1,178 @@
+"""The engine as the play loop sees it: one move in, its observation out; a round's plays sent ahead.
+
+:class:`EngineLink` turns each move of a differential game into the engine's calls: the
+move, then ``observe()``; ``legal()`` asks for the legal set before a play. Refusals
+(:class:`~hearts_ref.engine.EngineRejection`), declines and failures pass through as the
+engine raised them, for the play loop to judge.
+
+:class:`LookaheadLink` serves an engine that takes many plays at once (``play_many``: the
+stdio client, which then saves a process switch per card). Before the first play of a round
+the loop hands it the plays it forecasts for the whole round (the choices it would make if
+the engine agreed at every step); the link sends them in one go, and each play the loop
+then makes takes its reply from that batch. A play that departs from the forecast (the
+engine refused a card, or its legal set led the loop to another) finds the engine already
+past it: the link brings the engine back by replaying, from ``new_game``, every move it
+accepted, and plays one move at a time for the rest of the game.
+
+>>> from hearts_ref.engine import ReferenceEngine
+>>> from hearts_ref.variants import Rules
+>>> from hearts_ref.deals import deal
+>>> link = link_for(ReferenceEngine())
+>>> link.new_game(Rules())
+>>> link.deal(deal(Rules(), seed=7), "none").to_move, str(link.legal())
+(3, '2C')
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from hearts_ref.cards import Card
+from hearts_ref.cardset import CardSet
+from hearts_ref.engine import Engine, Observation
+from hearts_ref.variants import Rules
+
+__all__ = ["EngineLink", "LookaheadLink", "ReplayMismatch", "link_for"]
+
+
+class ReplayMismatch(Exception):
+    """Replaying the game's moves on the engine did not bring it back: it refused a move it had taken."""
+
+
+def link_for(engine: Engine, *, lookahead: bool = True) -> EngineLink:
+    """The link for ``engine``: with lookahead when it takes plays together (``play_many``) and ``lookahead``."""
+    if lookahead and callable(getattr(engine, "play_many", None)):
+        return LookaheadLink(engine)
+    return EngineLink(engine)
+
+
+class EngineLink:
+    """Each move is one call to the engine, then one ``observe()``."""
+
+    lookahead = False
+    ahead: Any = ()   # plays sent ahead, not taken yet (none: this link sends one at a time)
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    def new_game(self, rules: Rules) -> None:
+        self.engine.new_game(rules)
+
+    def deal(self, hands: Sequence[CardSet], direction: str) -> Observation:
+        """DEAL-HANDS, PASS-CYCLE: start the round with these hands and this pass direction."""
+        self.engine.start_round(hands, direction)
+        return self.engine.observe()
+
+    def pass_cards(self, seat: int, cards: CardSet) -> Observation:
+        """PASS-COUNT: ``seat`` chooses these three cards."""
+        self.engine.pass_cards(seat, cards)
+        return self.engine.observe()
+
+    def legal(self) -> Any:
+        """The engine's legal set for the seat to move (whatever it returns: the loop checks it)."""
+        return self.engine.legal_plays()
+
+    def play(self, card: Card) -> Observation:
+        """The seat to move plays ``card``."""
+        self.engine.play(card)
+        return self.engine.observe()
+
+    def send_ahead(self, cards: Sequence[Card]) -> None:
+        """Nothing to do: this link plays one move at a time."""
+
+
+class LookaheadLink(EngineLink):
+    """A round's plays sent to the engine at once; a departure from them replays the game."""
+
+    def __init__(self, engine: Engine):
+        super().__init__(engine)
+        self.lookahead = True
+        self.moves: list[tuple[str, Any]] = []      # every move the engine took since new_game
+        self.ahead: deque[tuple[Card, Any]] = deque()   # forecast plays and the engine's replies
+        self.last: Any = None                       # the reply of the play just taken from the batch
+
+    def new_game(self, rules: Rules) -> None:
+        self.ahead.clear()
+        self.last = None
+        self.lookahead = True
+        self.moves = [("new_game", rules)]
+        self.engine.new_game(rules)
+
+    def deal(self, hands: Sequence[CardSet], direction: str) -> Observation:
+        self._back_in_step()
+        observation = super().deal(hands, direction)
+        self.moves.append(("deal", (tuple(hands), direction)))
+        return observation
+
+    def pass_cards(self, seat: int, cards: CardSet) -> Observation:
+        self._back_in_step()
+        observation = super().pass_cards(seat, cards)
+        self.moves.append(("pass", (seat, cards)))
+        return observation
+
+    def legal(self) -> Any:
+        if self.last is not None:   # the engine is further on: its legal set here came with the reply
+            return self.last.legal
+        return self.engine.legal_plays()
+
+    def send_ahead(self, cards: Sequence[Card]) -> None:
+        """Send ``cards`` (the forecast of the round's plays) in one go; their replies wait for the loop."""
+        if not self.lookahead or self.ahead or not cards:
+            return
+        try:
+            outcomes: list[Any] = list(self.engine.play_many(list(cards)))
+        except Exception as error:   # the failure belongs to the first play: the loop judges it there
+            outcomes = [error]
+        self.ahead = deque(zip(cards, outcomes))
+
+    def play(self, card: Card) -> Observation:
+        if self.ahead:
+            forecast, outcome = self.ahead.popleft()
+            if forecast == card:
+                if isinstance(outcome, BaseException):
+                    self.last = None
+                    raise outcome
+                self.last = outcome
+                self.moves.append(("play", card))
+                return outcome.observation
+            self._replay()   # the game departed from the forecast: the engine has been sent other plays
+        self.last = None
+        observation = super().play(card)
+        self.moves.append(("play", card))
+        return observation
+
+    def _back_in_step(self) -> None:
+        """Before a deal or a pass: any play sent ahead and not taken must be undone."""
+        if self.ahead:
+            self._replay()
+        self.last = None
+
+    def _replay(self) -> None:
+        """Bring the engine back to the game's last move taken: a new game, then every move it took."""
+        self.ahead.clear()
+        self.last = None
+        self.lookahead = False
+        engine = self.engine
+        plays: list[Card] = []
+        for kind, move in self.moves:
+            if kind != "play" and plays:
+                self._replay_plays(plays)
+                plays = []
+            if kind == "new_game":
+                engine.new_game(move)
+            elif kind == "deal":
+                engine.start_round(*move)
+            elif kind == "pass":
+                engine.pass_cards(*move)
+            else:
+                plays.append(move)
+        if plays:
+            self._replay_plays(plays)
+
+    def _replay_plays(self, plays: list[Card]) -> None:
+        for card, outcome in zip(plays, self.engine.play_many(plays)):
+            if isinstance(outcome, BaseException):
+                raise ReplayMismatch(f"replaying the game, the engine refused {card}, which it had taken "
+                                     f"before: {outcome}")

@@ -1,0 +1,134 @@
+"""How an engine program is doing: how long its replies take, and whether it is abandoned.
+
+:class:`ReplyTimes` measures every reply (a histogram, so that the reports of shards merge);
+:class:`Breaker` is the circuit breaker: an engine that fails the same way in ``limit``
+games in a row (three timeouts, say) is *abandoned*. From then on every call raises
+:class:`~hearts_ref.engines.failures.EngineAbandoned` at once, without waiting on the
+program, and the runner reports the cases it did not run as ``abandoned``, with the reason.
+A game that goes by without a failure starts the count again, so an engine that fails
+now and then is judged to the end.
+
+>>> from hearts_ref.engines.failures import EngineTimeout
+>>> breaker = Breaker(limit=3)
+>>> for game in range(3):
+...     breaker.new_game()
+...     breaker.failed(EngineTimeout("engine gave no reply to 'play' (seq 9) within 1 s; killed it", timeout=1))
+>>> print(breaker.reason)
+abandoned after 3 timeouts in a row (the last: engine gave no reply to 'play' (seq 9) within 1 s; killed it)
+>>> times = ReplyTimes()
+>>> for seconds in (0.001, 0.002, 0.002, 1.5):
+...     times.add(seconds)
+>>> times.count, times.slowest, round(times.quantile(0.5), 4)
+(4, 1.5, 0.0022)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from hearts_ref.engines.failures import EngineAbandoned, EngineFailure
+
+__all__ = ["Breaker", "ReplyTimes", "TRIPPING_VERDICTS", "DEFAULT_LIMIT"]
+
+DEFAULT_LIMIT = 3
+# The failures that count: those that cost a timeout or a restart. An ``internal`` reply (the
+# engine reports its own bug and goes on) and an ``unsupported`` one (a skip) do not.
+TRIPPING_VERDICTS = ("timeout", "crashed", "protocol-error", "not-started")
+_PLURALS = {"timeout": "timeouts", "crashed": "crashes", "protocol-error": "protocol errors",
+            "not-started": "failed starts"}
+
+
+class Breaker:
+    """Counts an engine's failures of one kind in consecutive games; at ``limit`` (0: never) it trips."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT):
+        if limit < 0:
+            raise ValueError(f"the breaker's limit must be 0 (never) or more, got {limit}")
+        self.limit = limit
+        self.reason: str | None = None     # why the engine was abandoned; None while it is not
+        self._verdict = ""
+        self._count = 0
+        self._failed_this_game = False
+
+    def new_game(self) -> None:
+        """A game begins: if the last one had no failure, the count starts again."""
+        if not self._failed_this_game:
+            self._verdict, self._count = "", 0
+        self._failed_this_game = False
+
+    def failed(self, error: EngineFailure) -> None:
+        """Count ``error`` (if it is of a kind that trips) and trip when the limit is reached."""
+        verdict = error.verdict
+        if verdict not in TRIPPING_VERDICTS or self.reason is not None or self._failed_this_game:
+            return                           # one failure a game: a failed restart after it is the same story
+        self._failed_this_game = True
+        self._count = self._count + 1 if verdict == self._verdict else 1
+        self._verdict = verdict
+        if self.limit and self._count >= self.limit:
+            self.reason = (f"abandoned after {self._count} {_PLURALS[verdict]} in a row "
+                           f"(the last: {error.summary})")
+
+    def check(self) -> None:
+        """Raise :class:`EngineAbandoned` if the engine has been abandoned."""
+        if self.reason is not None:
+            raise EngineAbandoned(self.reason)
+
+
+class ReplyTimes:
+    """How long an engine's replies took: count, total, slowest, and a histogram with 20 bins a decade."""
+
+    BINS_PER_DECADE = 20
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seconds = 0.0
+        self.slowest = 0.0
+        self.bins: Counter[int] = Counter()   # bin k holds the times in (10**((k-1)/20), 10**(k/20)]
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.seconds += seconds
+        if seconds > self.slowest:
+            self.slowest = seconds
+        self.bins[math.ceil(math.log10(max(seconds, 1e-7)) * self.BINS_PER_DECADE)] += 1
+
+    def quantile(self, q: float) -> float:
+        """Return the upper bound of the bin that holds the ``q`` quantile (within 12 %), at most the slowest."""
+        if not self.count:
+            return 0.0
+        rank, seen = q * self.count, 0
+        for k in sorted(self.bins):
+            seen += self.bins[k]
+            if seen >= rank:
+                return min(10 ** (k / self.BINS_PER_DECADE), self.slowest)
+        return self.slowest
+
+    def merge(self, other: ReplyTimes) -> None:
+        self.count += other.count
+        self.seconds += other.seconds
+        self.slowest = max(self.slowest, other.slowest)
+        self.bins.update(other.bins)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"count": self.count, "seconds": round(self.seconds, 6), "median": round(self.quantile(0.5), 6),
+                "p95": round(self.quantile(0.95), 6), "slowest": round(self.slowest, 6),
+                "bins": {str(k): n for k, n in sorted(self.bins.items())}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReplyTimes:
+        times = cls()
+        times.count, times.seconds = int(data.get("count", 0)), float(data.get("seconds", 0.0))
+        times.slowest = float(data.get("slowest", 0.0))
+        times.bins = Counter({int(k): int(n) for k, n in dict(data.get("bins", {})).items()})
+        return times
+
+    def describe(self) -> str:
+        """One line: how many replies, the median, the 95th percentile and the slowest."""
+        return (f"{self.count} replies in {self.seconds:.1f} s: median {_duration(self.quantile(0.5))}, "
+                f"95% within {_duration(self.quantile(0.95))}, slowest {_duration(self.slowest)}")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.2g} ms" if seconds < 1 else f"{seconds:.3g} s"

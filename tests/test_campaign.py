@@ -1,0 +1,222 @@
+"""Campaigns: an engine that keeps failing is abandoned, a stopped run still writes what it judged, and the
+campaign spread over worker processes or shards gives the report one process writes, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from hearts_ref.cli import main
+from hearts_ref.conformance.campaign import Campaign, job_shards, run_campaign
+from hearts_ref.conformance.report import merge_reports
+from hearts_ref.conformance.runner import run_conformance
+from hearts_ref.engines import EngineAbandoned, EngineTimeout
+from hearts_ref.engines.health import Breaker
+from hearts_ref.errors import RecordError
+from hearts_ref.variants import Rules
+from tests.test_stdio_failures import assert_gone
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINES = ROOT / "tests" / "engines"
+SCHEMA = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
+BUGGY = "python:tests.engines.buggy:QueenBreaksHearts"
+
+
+def engine_command(script: str, *args: str) -> str:
+    return " ".join([sys.executable, str(ENGINES / script), *args])
+
+
+def timeout(text: str = "engine gave no reply to 'play' (seq 9) within 1 s; killed it") -> EngineTimeout:
+    return EngineTimeout(text, timeout=1.0)
+
+
+# The circuit breaker ----------------------------------------------------------------------------
+
+def test_the_breaker_trips_after_the_same_failure_in_consecutive_games_only():
+    breaker = Breaker(limit=3)
+    for game in range(2):
+        breaker.new_game()
+        breaker.failed(timeout())
+        breaker.failed(timeout())          # a failed restart in the same game counts once
+    breaker.new_game()                      # a game without a failure: the count starts again
+    breaker.new_game()
+    for game in range(2):
+        breaker.new_game()
+        breaker.failed(timeout())
+    assert breaker.reason is None
+    breaker.new_game()
+    breaker.failed(timeout("the third"))
+    assert breaker.reason == "abandoned after 3 timeouts in a row (the last: the third)"
+    with pytest.raises(EngineAbandoned, match="abandoned after 3 timeouts"):
+        breaker.check()
+
+
+def test_the_breaker_counts_one_kind_at_a_time_and_never_with_limit_0():
+    from hearts_ref.engines.failures import EngineCrashed, EngineInternalError
+
+    mixed, never = Breaker(limit=2), Breaker(limit=0)
+    for error in (timeout(), EngineCrashed("engine exited with code 3", returncode=3), timeout(),
+                  EngineInternalError("its own bug")):
+        for breaker in (mixed, never):
+            breaker.new_game()
+            breaker.failed(error)
+    assert mixed.reason is None and never.reason is None      # no two of one kind in a row; internal: not counted
+    mixed.new_game()
+    mixed.failed(timeout())
+    assert mixed.reason is None                               # the internal error's game broke the run of timeouts
+    mixed.new_game()
+    mixed.failed(timeout())
+    assert mixed.reason.startswith("abandoned after 2 timeouts")
+
+
+def test_a_hung_engine_is_abandoned_and_the_cases_left_are_reported_so(tmp_path, capsys):
+    """The engine hangs in every game: three timeouts, then every case left is abandoned, at once."""
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    code = main(["conform", "--engine", engine_command("hang.py", "new_game", "1"), "--games", "10",
+                 "--timeout", "0.5", "--shrink-time", "0", "--report", str(report), "--junit", str(junit)])
+    out = capsys.readouterr().out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    statuses = [c["status"] for c in data["cases"]]
+    assert code == 1 and statuses[:3] == ["error"] * 3 and set(statuses[3:]) == {"abandoned"}
+    assert all("timeout:" in c["reason"] for c in data["cases"][:3])
+    reason = data["cases"][3]["reason"]
+    assert reason.startswith("abandoned after 3 timeouts in a row (the last: engine gave no reply to 'new_game'")
+    assert data["summary"]["counts"]["abandoned"] == len(statuses) - 3
+    assert f"engine {reason}: {len(statuses) - 3} cases not run" in out
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    assert suite.get("skipped") == str(len(statuses) - 3)
+    assert [s.get("message") for s in suite.iter("skipped")] == [reason] * (len(statuses) - 3)
+
+
+def test_with_abandon_after_0_every_case_is_tried(capsys):
+    code = main(["conform", "--engine", engine_command("hang.py", "new_game", "1"), "--games", "4",
+                 "--negative-games", "0", "--no-vectors", "--timeout", "0.3", "--abandon-after", "0",
+                 "--shrink-time", "0", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and [c["status"] for c in data["cases"]] == ["error"] * 4
+
+
+def test_a_slow_but_correct_engine_is_judged_and_its_reply_times_reported(capsys):
+    code = main(["conform", "--engine", engine_command("slow.py", "0.02"), "--games", "1", "--negative-games", "0",
+                 "--no-vectors", "--set", "max_rounds=1", "--timeout", "5", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    replies = data["engine"]["replies"]
+    assert code == 0 and data["summary"]["counts"]["passed"] == 1
+    assert replies["count"] >= 6 and 0.02 <= replies["median"] <= replies["p95"] <= replies["slowest"]
+    assert replies["seconds"] >= 0.02 * replies["count"] and sum(replies["bins"].values()) == replies["count"]
+    assert main(["conform", "--engine", engine_command("slow.py", "0.02"), "--games", "1", "--no-vectors",
+                 "--negative-games", "0", "--set", "max_rounds=1"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "engine replies:" in line)
+    assert f"{replies['count']} replies" in line and "median" in line and "slowest" in line
+
+
+# A run stopped by a signal -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("signum, jobs", [(signal.SIGTERM, 1), (signal.SIGINT, 1), (signal.SIGHUP, 1),
+                                          (signal.SIGTERM, 2)])
+def test_a_stopped_run_writes_what_it_judged_marked_incomplete(signum, jobs, tmp_path):
+    """The engine stalls at its third game: two games judged per job, then the signal."""
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    runner = subprocess.Popen([sys.executable, "-m", "hearts_ref", "conform", "--engine",
+                               engine_command("stall.py", str(tmp_path), "3"), "--timeout", "600",
+                               "--games", "20", "--negative-games", "0", "--set", "max_rounds=1", "--no-vectors",
+                               "--jobs", str(jobs), "--report", str(report), "--junit", str(junit)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(tmp_path.glob("stalled-*"))) < jobs:
+            assert time.monotonic() < deadline and runner.poll() is None, runner.communicate()
+            time.sleep(0.02)
+        runner.send_signal(signum)
+        out, err = runner.communicate(timeout=60)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+    assert runner.returncode == 128 + signum, err
+    said = [line for line in err.splitlines() if not line.startswith("conform: ")]   # progress lines aside
+    assert "Traceback" not in err and len(said) == 1, err
+    data = json.loads(report.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    judged = len(data["cases"])
+    assert judged == 2 * jobs and all(c["status"] == "passed" for c in data["cases"])
+    assert data["incomplete"] == {"reason": f"stopped by {signal.Signals(signum).name} after {judged} cases"}
+    assert "INCOMPLETE: stopped by" in out and "verdict: PASS (of an incomplete run)" in out
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("errors")) == (str(judged + 1), "1")
+    assert suite.find("testcase").find("error").get("type") == "incomplete"
+    for stalled in tmp_path.glob("stalled-*"):
+        assert_gone(int(stalled.name.split("-")[1]))      # the stalled engines died with the run
+
+
+# Jobs, shards and merges: one report ----------------------------------------------------------------
+
+def test_job_shards_split_a_shard_again():
+    assert job_shards((1, 1), 3) == [(1, 3), (2, 3), (3, 3)]
+    indices = {k: {i for i in range(60) if i % n == k - 1} for k, n in job_shards((2, 3), 4)}
+    assert set().union(*indices.values()) == {i for i in range(60) if i % 3 == 1}
+    assert sum(map(len, indices.values())) == 20              # no game twice
+
+
+@pytest.mark.parametrize("spec, extra", [("reference", ["--set", "max_rounds=2"]),
+                                         (BUGGY, ["--shrink-time", "0"])])
+def test_jobs_give_the_report_of_one_process_byte_for_byte(spec, extra, tmp_path, capsys):
+    written = {}
+    for jobs in (1, 2, 3):
+        report, junit = tmp_path / f"r{jobs}.json", tmp_path / f"r{jobs}.xml"
+        code = main(["conform", "--engine", spec, "--games", "14", "--no-timings", "--jobs", str(jobs),
+                     "--report", str(report), "--junit", str(junit), *extra])
+        written[jobs] = (code, report.read_bytes(), junit.read_bytes())
+    capsys.readouterr()
+    assert written[1] == written[2] == written[3]
+    data = json.loads(written[1][1])
+    assert data["shards"] == [[1, 1]] and data["seconds"] == 0 and len(data["cases"]) > 14
+    if spec == BUGGY:   # one reproduction per finding, the other failing games pointing at it
+        failed = [c for c in data["cases"] if c["status"] == "failed" and c["kind"] == "differential"]
+        assert len([c for c in failed if "reproduction" in c]) == 1 and len(failed) > 2
+        assert all(c.get("same_finding_as") == failed[0]["id"] for c in failed[1:])
+
+
+def test_a_shard_run_in_jobs_merges_with_the_other_shards_into_the_whole(tmp_path, capsys):
+    paths = []
+    for k, jobs in ((1, 2), (2, 1), (3, 3)):
+        path = tmp_path / f"s{k}.json"
+        main(["conform", "--engine", BUGGY, "--games", "9", "--shard", f"{k}/3", "--jobs", str(jobs),
+              "--shrink-time", "0", "--no-timings", "--report", str(path)])
+        paths.append(str(path))
+    main(["conform", "--engine", BUGGY, "--games", "9", "--shrink-time", "0", "--no-timings",
+          "--report", str(tmp_path / "whole.json")])
+    assert main(["conform", "--merge", *reversed(paths), "--no-timings", "--report", str(tmp_path / "all.json")]) == 1
+    capsys.readouterr()
+    assert (tmp_path / "all.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
+
+
+def test_merge_names_shards_that_do_not_make_up_the_whole():
+    from tests.engines.buggy import QueenBreaksHearts
+
+    parts = {shard: run_conformance(QueenBreaksHearts, Rules(), games=8, vectors=False, shrink_budget=0, spec=BUGGY,
+                                    shard=shard) for shard in [(1, 2), (2, 2), (2, 4), (4, 4)]}
+    merged = merge_reports([parts[(4, 4)], parts[(2, 4)]], of=(2, 2))      # shard 2/2, split again in two
+    assert merged.dumps(timings=False) == parts[(2, 2)].dumps(timings=False)
+    with pytest.raises(RecordError, match="shard 1/2 is not part of shard 2/2"):
+        merge_reports([parts[(1, 2)], parts[(2, 2)]], of=(2, 2))
+    with pytest.raises(RecordError, match="different splits"):
+        merge_reports([parts[(1, 2)], parts[(2, 4)]], of=(2, 2))
+    with pytest.raises(RecordError, match="shard 4/4 missing"):
+        merge_reports([parts[(2, 4)]], of=(2, 2))
+
+
+def test_run_campaign_in_jobs_from_python_gives_the_same_report():
+    campaign = Campaign("reference", Rules(max_rounds=1), games=8, vectors=False)
+    one = run_campaign(campaign)
+    two = run_campaign(Campaign("reference", Rules(max_rounds=1), games=8, vectors=False, jobs=2))
+    assert one.dumps(timings=False) == two.dumps(timings=False) and one.summary()["counts"]["passed"] == 10

@@ -1,0 +1,171 @@
+"""Diagnosis by cause: the first rule ID of a finding is the rule broken, not a symptom of it.
+
+Each test builds the position a real bug produces and checks the rule the runner names
+first, against the symptom an earlier runner named: passes carried out one seat at a time
+(PASS-SIMULTANEOUS, not PASS-COUNT), a moon counted on the hearts alone (SCORE-MOON, not
+SCORE-POINTS), a pass cycle shifted by one (PASS-CYCLE, not LEAD-OPEN or FOLLOW-SUIT), a
+leader's legal set from the previous trick (LEAD-WINNER, not LEAD-HEARTS).
+"""
+
+from __future__ import annotations
+
+from hearts_ref import CardSet, Rules, complete_deal, deal
+from hearts_ref.cards import CARDS, Card
+from hearts_ref.conformance.diagnose import (
+    StepFacts, accepted_pass_rules, in_rule_order, legal_rules, observation_rules, opening_rules,
+)
+from hearts_ref.conformance.findings import Difference
+from hearts_ref.conformance.judge import engine_relative, judge_observation, reference_observation
+from hearts_ref.engine import Observation
+from hearts_ref.game import Game, RoundResult
+from hearts_ref.legality import Context, allowing_rule, legal_plays, rejecting_rule
+from hearts_ref.round import Trick, start_round
+from hearts_ref.scoring import round_scores
+from hearts_ref.spec import load_rules
+
+
+def mask(text: str) -> int:
+    return CardSet.parse(text).mask
+
+
+def card(text: str) -> int:
+    return Card.parse(text).index
+
+
+def test_allowing_rule_and_rejecting_rule_answer_for_every_card_of_every_context():
+    """One judge: a card is allowed by exactly one rule when legal and forbidden by one when not."""
+    rules = Rules()
+    hand = mask("2C 9C QS 4H AH 7D")
+    for ctx in (Context(True, None, True, False), Context(True, None, False, False), Context(True, None, False, True),
+                Context(False, 0, True, False), Context(False, 1, True, False), Context(False, 1, False, False)):
+        legal = legal_plays(hand, ctx, rules)
+        for index in range(52):
+            bit = 1 << index
+            allowed, rejected = allowing_rule(hand, ctx, rules, bit), rejecting_rule(hand, ctx, rules, bit)
+            assert (allowed is None) == bool(rejected) == (not legal & bit), (ctx, CARDS[index])
+            assert allowed is None or allowed in load_rules()
+
+
+def test_lead_winner_a_later_lead_of_a_club_rests_on_lead_winner_in_every_runner():
+    """The same later lead of 3C: the vectors and the games both name LEAD-WINNER, never LEAD-HEARTS."""
+    assert allowing_rule(mask("3C 4H"), Context(True, None, False, False), Rules(), mask("3C")) == "LEAD-WINNER"
+    assert allowing_rule(mask("3C 4H"), Context(True, None, False, True), Rules(), mask("4H")) == "LEAD-HEARTS"
+
+
+def _after_first_trick(hands: dict[int, str], plays: str):
+    state = start_round(Rules(), complete_deal(Rules(), hands), direction="none")
+    for text in plays.split():
+        state = state.play(Card.parse(text))
+    return state
+
+
+def test_lead_winner_a_leader_judged_as_still_following_the_trick_it_won():
+    state = _after_first_trick({0: "2C AC 3D KD 4H", 1: "3C", 2: "4C", 3: "5C 9C 7D 8S 6H"}, "2C 3C 4C 5C")
+    assert state.to_play == 3 and state.context.leading
+    hand = state.hands[3]
+    stale = legal_plays(hand, Context(False, 0, False, False), Rules())   # clubs, as if following clubs
+    assert stale != state.legal and legal_rules(state, stale) == ("LEAD-WINNER",)
+    assert legal_rules(state, state.legal | (hand & mask("5H 6H 7H 8H 9H 10H JH QH KH AH 2H 3H 4H"))) \
+        == ("LEAD-HEARTS",)   # a heart allowed while unbroken is LEAD-HEARTS's own outcome
+
+
+def test_pass_cycle_a_legal_set_of_cards_passed_the_other_way_names_the_cycle():
+    """The engine passed right where the runner said left: its follower's legal set is that of the hand
+    the cards passed right give; the rule broken is PASS-CYCLE, not FOLLOW-SUIT."""
+    rules = Rules()
+    for seed in range(200):
+        dealt = deal(rules, seed=seed)
+        chosen = [CardSet(list(hand)[-3:]) for hand in dealt]   # every seat passes its three highest cards
+        ways = {}
+        for direction in ("left", "right"):
+            state = start_round(rules, dealt, direction=direction)
+            for seat, cards in enumerate(chosen):
+                state = state.choose_pass(seat, cards)
+            ways[direction] = state.play(CARDS[state.legal.bit_length() - 1]) if state.legal.bit_count() == 1 \
+                else None
+        left, right = ways["left"], ways["right"]
+        if left is not None and right is not None and left.to_play == right.to_play and left.legal != right.legal \
+                and not right.legal & ~left.hands[left.to_play]:   # no card the seat does not hold: subtle
+            assert legal_rules(left, right.legal) == ("PASS-CYCLE",)
+            return
+    raise AssertionError("no deal of the 200 tried gives the position")
+
+
+def test_pass_cycle_dealer_and_removed_cards_at_the_opening_lead():
+    rules = Rules()
+    hands = complete_deal(rules, {2: "2C", 0: "3C 4C"})
+    state = start_round(rules, hands, direction="none")
+    assert state.to_play == 2
+    assert opening_rules(state, 0, 0) == ("DEAL-DEALER", "LEAD-OPEN")   # the dealer led
+    assert opening_rules(state, 1, 0) == ("LEAD-OPEN",)
+    five = Rules(players=5, pass_cycle="left-right-none")
+    hands = complete_deal(five, {0: "3C", 4: "4C 9C"})
+    state = start_round(five, hands, direction="none")
+    assert opening_rules(state, 4, 0, mask("4C")) == ("DECK-REMOVED", "LEAD-OPEN")   # 2C 3C taken out
+    assert opening_rules(state, 4, 0, mask("9C")) == ("LEAD-OPEN",)
+
+
+def test_pass_simultaneous_a_pass_of_a_card_received_before_every_seat_chose():
+    state = start_round(Rules(), complete_deal(Rules(), {0: "2C QS AH", 1: "3C 4C 5C"}), direction="left")
+    state = state.choose_pass(0, CardSet.parse("2C QS AH"))
+    assert accepted_pass_rules(state, 1, mask("2C 3C 4C")) == ("PASS-SIMULTANEOUS", "PASS-COUNT")
+    assert accepted_pass_rules(state, 1, mask("3C 4C")) == ("PASS-COUNT",)
+    assert accepted_pass_rules(state, 0, mask("3D 4D 5D")) == ("PASS-SIMULTANEOUS",)   # chose twice
+
+
+def _game_after_round(tricks: list[tuple[int, str]]) -> Game:
+    """A game whose first round is over, its tricks won as given: ``(winner, cards)``."""
+    rules = Rules(pass_cards=False)
+    taken = [0] * 4
+    played = []
+    for winner, cards in tricks:
+        taken[winner] |= mask(cards)
+        played.append(Trick(winner, tuple(c.index for c in CardSet.parse(cards)), winner))
+    score = round_scores(tuple(taken), rules)
+    result = RoundResult(1, 0, "none", (0, 0, 0, 0), (0, 0, 0, 0), tuple(played), score)
+    return Game(rules, None, (result,), score.scores, None, False)
+
+
+def test_score_moon_a_moon_counted_on_the_hearts_alone_is_named_score_moon():
+    """Seat 0 took the thirteen hearts, seat 1 the Q♠: no moon. An engine scoring a moon for seat 0 breaks
+    SCORE-MOON (a point rule would have changed the points, which are right)."""
+    game = _game_after_round([(0, "2H 3H 4H 5H"), (0, "6H 7H 8H 9H"), (0, "10H JH QH KH"), (0, "AH 2C 3C 4C"),
+                              (1, "QS 5C 6C 7C")] + [(2, "8C 9C 10C JC")] * 0)
+    assert game.results[0].score.scores == (13, 13, 0, 0)
+    facts = StepFacts("play", None, None, game, card("7C"))
+    moon = Observation("round-over", None, (), False, (13, 13, 0, 0), (0, 26, 26, 26), (0, 26, 26, 26), False, ())
+    assert observation_rules([Difference("round_scores", (13, 13, 0, 0), (0, 26, 26, 26))], facts, moon) \
+        == ("SCORE-MOON",)
+    bonus = Observation("round-over", None, (), False, (13, 13, 0, 0), (13, 13, -5, -5), (13, 13, -5, -5), False, ())
+    assert observation_rules([Difference("round_scores", (13, 13, 0, 0), (13, 13, -5, -5))], facts, bonus) \
+        == ("SCORE-NO-TRICKS",)
+
+
+def test_win_tie_and_win_lowest_are_judged_on_the_engines_own_totals():
+    game = Game.new(Rules(end_threshold=1, pass_cards=False))
+    facts = StepFacts("play", None, None, game)
+    tied = Observation("game-over", None, (), False, (0, 0, 0, 0), (5, 0, 0, 21), (5, 0, 0, 21), True, (1,))
+    assert observation_rules([Difference("winners", (1, 2), (1,))], facts, tied) == ("WIN-TIE",)
+    highest = Observation("game-over", None, (), False, (0, 0, 0, 0), (5, 0, 0, 21), (5, 0, 0, 21), True, (3,))
+    assert observation_rules([Difference("winners", (1, 2), (3,))], facts, highest) == ("WIN-LOWEST",)
+    short = Observation("game-over", None, (), False, (0, 0, 0), (5, 0, 0), (5, 0, 0), True, (1,))
+    assert observation_rules([Difference("totals", (5, 0, 0, 21), (5, 0, 0))], facts, short) == ("PLAYERS-COUNT",)
+
+
+def test_break_discard_a_consequence_is_not_a_new_finding_and_catching_up_is_no_deviation():
+    """Hearts shown unbroken after a discard (BREAK-DISCARD) stay so: the next play, judged on the engine's
+    own hearts broken, is no new finding; and showing them broken at the end of the trick is no deviation."""
+    state = _after_first_trick({0: "2C 4H", 1: "3C", 2: "4C", 3: "5C"}, "2C")
+    game = Game.new(Rules())._replace(round=state)
+    wrong = reference_observation(game, state)
+    # seat 1 follows with 3C: nothing breaks hearts; the engine shows them unbroken, as before
+    after = state.play(Card.parse("3C"))
+    facts = StepFacts("play", state, after, game, card("3C"), wrong)
+    reference = reference_observation(game, after)
+    assert judge_observation(facts, reference, reference, 2, {}) is None
+    assert engine_relative(facts, reference, reference) == reference
+
+
+def test_causes_come_in_the_order_of_the_rules():
+    assert in_rule_order(["LEAD-HEARTS", "LEAD-WINNER", "LEAD-HEARTS", None, "PLAYERS-COUNT"]) == \
+        ("PLAYERS-COUNT", "LEAD-WINNER", "LEAD-HEARTS")

@@ -1,0 +1,267 @@
+"""Games that play on past a difference: every finding is found, named by its cause and reproduced on its own;
+declared deviations hide nothing else; engine failures are errors; no run passes by judging nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from hearts_ref import Capabilities, Rules
+from hearts_ref.cli import main
+from hearts_ref.conformance.differential import run_game
+from hearts_ref.conformance.policies import PolicyDecider, make_policy
+from hearts_ref.conformance.report import Report, junit_xml
+from hearts_ref.conformance.runner import replay_case, run_conformance, run_differential
+from hearts_ref.conformance.script import decode_case
+from hearts_ref.conformance.suite_steps import run_perft_step
+from hearts_ref.engine import EngineRejection, ReferenceEngine
+from hearts_ref.engines.failures import EngineUnsupported
+from hearts_ref.engines.stdio import StdioEngine
+from tests.engines import planted
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _game(engine, policy: str = "uniform", seed: int = 0, **options):
+    decider = PolicyDecider(make_policy(policy, random.Random(f"play-on:{seed}")))
+    return run_game(engine, Rules(), decider, **options)
+
+
+def _findings(report: Report) -> dict[tuple[str, str], dict]:
+    return {(f["kind"], f["rule_id"]): f for f in report.summary()["findings"]}
+
+
+# Play on --------------------------------------------------------------------------------------
+
+def test_lead_winner_a_legal_set_difference_plays_on_with_cards_both_sides_allow():
+    """The stale lead context differs in every round; the game goes on to its end all the same."""
+    run = _game(planted.StaleLeadContext())
+    assert [f.signature() for f in run.findings] == [("legal-set", "LEAD-WINNER")]
+    assert run.repeats[("legal-set", "LEAD-WINNER")] > 5 and run.stopped == "" and run.reference.over
+    assert run.steps > 2 * 53 and run.findings[0].step < 20
+
+
+def test_score_total_an_observation_difference_is_judged_on_the_engines_own_totals():
+    """From round 2 the totals always differ; the end and the winners are judged on the engine's totals."""
+    run = _game(planted.TotalsForgotten(), "threshold")
+    assert [f.signature() for f in run.findings] == [("observation", "SCORE-TOTAL")]
+    assert run.rounds > 2 and run.repeats[("observation", "SCORE-TOTAL")] >= run.rounds - 3
+
+
+def test_first_exception_the_engines_refusal_of_every_choice_ends_the_game():
+    report = run_differential(planted.NoOnlyPointsException, Rules(), 60, 0, shrink_budget=0)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and all(c.rule_ids == ("FIRST-EXCEPTION",) for c in failed)
+    assert all("allows none of the cards the reference allows" in c.details["stopped"] for c in failed)
+
+
+@pytest.mark.parametrize("engine, first, second", [
+    (planted.HeartsAlwaysJackAlways, ("legal-set", "FOLLOW-SUIT"), ("observation", "SCORE-JACK")),
+    (planted.StaleLeadEndBeforeMoon, ("legal-set", "LEAD-WINNER"), ("observation", "END-THRESHOLD")),
+])
+def test_a_second_bug_behind_a_first_one_is_found_named_and_reproduced(engine, first, second):
+    report = run_differential(engine, Rules(), 60, 0, shrink_budget=2, max_shrinks=2, spec="SPEC")
+    found = _findings(report)
+    assert set(found) == {first, second} and not any(f["expected"] for f in found.values())
+    case = next(c for c in report.cases if c.id == found[second]["case"])
+    entry = next(e for e in case.details["findings"] if (e["kind"], e["rule_ids"][0]) == second)
+    repro = entry["reproduction"]
+    assert repro["deviation"]["rule_ids"][0] == second[1]
+    # the reproduction replays to that finding on the engine; on the reference it shows nothing
+    _, again = replay_case(engine(), repro["case"])
+    assert again.finding(second) is not None
+    _, clean = replay_case(ReferenceEngine(), repro["case"])
+    assert clean.findings == [] and clean.error is None
+
+
+def test_each_finding_of_a_single_bug_is_reproduced_as_its_games_first_difference():
+    report = run_differential(planted.BrokenAtTrickEnd, Rules(), 12, 0, shrink_budget=3, spec="SPEC")
+    case = next(c for c in report.cases if "reproduction" in c.details)
+    repro = case.details["reproduction"]
+    assert repro["first_difference"] and repro["rounds"] == 1 and "finding" not in repro["case"]
+    _, again = replay_case(planted.BrokenAtTrickEnd(), decode_case(repro["token"]))
+    assert again.deviation.signature() == ("observation", "BREAK-DISCARD") and len(again.findings) == 1
+
+
+def test_win_tie_known_deviations_mark_findings_as_expected_and_hide_nothing_else():
+    """The engine declares its heart-breaking deviation; its tie bug, behind it in every game, still fails the run."""
+    report = run_differential(planted.BrokenLateOneWinnerDeclared, Rules(), 60, 0, policies=("ties",),
+                              shrink_budget=0)
+    found = _findings(report)
+    assert found[("observation", "BREAK-DISCARD")]["expected"] and not found[("observation", "WIN-TIE")]["expected"]
+    statuses = {c.status for c in report.cases}
+    assert statuses == {"expected-fail", "failed"} and report.exit_code() == 1
+    assert all(c.rule_ids == ("BREAK-DISCARD", "WIN-TIE") for c in report.cases if c.status == "failed")
+    table = report.summary()["rules"]
+    assert table["WIN-TIE"]["failed"] > 0 and table["BREAK-DISCARD"]["failed"] == 0
+    assert table["BREAK-DISCARD"]["expected-fail"] == 60
+
+
+def test_stop_at_first_ends_each_game_at_its_first_difference():
+    report = run_differential(planted.HeartsAlwaysJackAlways, Rules(), 12, 0, shrink_budget=0, stop_at_first=True)
+    assert all(len(c.details["findings"]) == 1 for c in report.cases)
+    assert {c.rule_ids for c in report.cases} == {("FOLLOW-SUIT",)}
+    assert main(["conform", "--engine", "python:tests.engines.planted:HeartsAlwaysJackAlways", "--games", "6",
+                 "--no-vectors", "--shrink-time", "0", "--stop-at-first", "--json"]) == 1
+
+
+@pytest.mark.parametrize("name", ["StaleLeadContext", "HeartsAlwaysJackAlways", "PassesOneAtATime", "AceLow"])
+def test_plays_sent_together_over_stdio_are_judged_as_one_at_a_time(name):
+    """The stdio client takes a round's plays at once; a departure from them replays the game; the verdicts,
+    the rules, the steps and the scripts are the same as in process, one play at a time."""
+    inproc = run_differential(getattr(planted, name), Rules(), 18, 0, negative_games=2, shrink_budget=0)
+    engine = StdioEngine([sys.executable, "-m", "hearts_ref", "serve", "--engine",
+                          f"python:tests.engines.planted:{name}"], timeout=30)
+    try:
+        stdio = run_differential(engine, Rules(), 18, 0, negative_games=2, shrink_budget=0)
+    finally:
+        engine.close()
+    def key(report):
+        return [(c.id, c.status, c.rule_ids, c.details["steps"], c.details.get("replay")) for c in report.cases]
+    assert key(inproc) == key(stdio)
+    assert any(c.status == "failed" for c in stdio.cases)
+
+
+# Honest accounting ----------------------------------------------------------------------------
+
+class _CrashesOnFivePlayers(ReferenceEngine):
+    """Fails on every deal of five players: its table of removed cards has no row for five."""
+
+    def start_round(self, hands, direction):
+        if len(hands) == 5:
+            raise KeyError(5)
+        super().start_round(hands, direction)
+
+
+def test_deck_removed_an_engine_that_crashes_on_removed_cards_is_an_error_not_a_failure(tmp_path):
+    report = run_conformance(_CrashesOnFivePlayers, Rules(), games=0, negative_games=0)
+    errors = [c for c in report.cases if c.status == "error"]
+    vectors = [c for c in errors if c.kind == "vector"]
+    assert vectors and all(c.rule_ids[:2] == ("DECK-REMOVED", "DEAL-HANDS") for c in vectors)
+    assert all(c.reason.startswith("KeyError: ") for c in errors) and not any(c.status == "failed" for c in report.cases)
+    table = report.summary()["rules"]
+    assert table["DECK-REMOVED"]["error"] == len(vectors) and table["DECK-REMOVED"]["failed"] == 0
+    suite = ElementTree.fromstring(junit_xml(report)).find("testsuite")
+    assert suite.get("errors") == str(len(errors)) and suite.get("failures") == "0"
+    assert {e.get("type") for e in suite.iter("error")} == {"KeyError"}
+    assert report.exit_code() == 1 and "FAIL (" in main_summary(report)
+
+
+def main_summary(report: Report) -> str:
+    from hearts_ref.conformance.report import console_summary
+    return console_summary(report)
+
+
+def test_a_failed_perft_deal_is_charged_to_the_rule_of_its_first_differing_position():
+    for engine, rule in ((planted.CounterClockwise, "TRICK-ORDER"), (planted.AceLow, "DECK-CARDS"),
+                         (planted.ShiftedCycle, "PASS-CYCLE")):
+        report = Report({"spec": "x", "name": "x"}, {}, 0, 0)
+        run_perft_step(engine, report, (1, 1))
+        failed = [c for c in report.cases if c.status == "failed"]
+        assert failed, engine
+        assert all(c.rule_ids[0] == rule for c in failed), [(c.id, c.rule_ids) for c in failed]
+        assert all("first difference" in c.reason for c in failed)
+        # charged to that rule only, not to every rule the deal is tagged with
+        table = report.summary()["rules"]
+        assert sum(row["failed"] for row in table.values()) == len(failed)
+
+
+class _NamesNoRule(ReferenceEngine):
+    """Refuses illegal moves rightly, but never says which rule forbids them."""
+
+    def play(self, card):
+        try:
+            super().play(card)
+        except EngineRejection as error:
+            raise EngineRejection(error.reason.split(": ", 1)[-1]) from None
+
+    def pass_cards(self, seat, cards):
+        try:
+            super().pass_cards(seat, cards)
+        except EngineRejection as error:
+            raise EngineRejection(error.reason.split(": ", 1)[-1]) from None
+
+
+def test_rule_attribution_is_credited_only_when_the_engine_cites_a_rule():
+    silent = run_differential(_NamesNoRule, Rules(), 0, 0, negative_games=4)
+    assert silent.exit_code() == 0 and sum(refused for refused, _, _ in silent.checks.values()) > 20
+    assert all(cited == 0 for _, _, cited in silent.checks.values())
+    citing = run_differential(ReferenceEngine, Rules(), 0, 0, negative_games=4)
+    assert all(cited == refused > 0 for refused, _, cited in citing.checks.values())
+
+
+def test_pass_simultaneous_a_card_received_before_every_seat_chose_is_offered_and_refused():
+    report = run_differential(ReferenceEngine, Rules(), 0, 0, negative_games=2)
+    refused, failed, cited = report.checks["PASS-SIMULTANEOUS"]
+    assert refused > 0 and failed == 0 and cited == refused
+
+
+# No traps -------------------------------------------------------------------------------------
+
+class _OneRound(ReferenceEngine):
+    name = "one-round"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(multi_round=False)
+
+
+def test_an_engine_of_one_round_per_game_is_judged_with_one_round_games_without_being_asked(capsys):
+    assert main(["conform", "--engine", "python:tests.test_conformance_play_on:_OneRound", "--games", "6",
+                 "--no-vectors"]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: PASS" in out and "each game is one round (max_rounds=1)" in out and "(7 rounds" in out
+
+
+class _CannotMoonAdd(ReferenceEngine):
+    def capabilities(self) -> Capabilities:
+        return Capabilities(unsupported={"moon": ("add",)})
+
+
+def test_a_run_whose_games_were_all_skipped_is_not_a_pass_whatever_the_vectors_did(capsys):
+    report = run_conformance(_CannotMoonAdd, Rules(), games=6)
+    assert any(c.kind == "vector" and c.status == "passed" for c in report.cases)
+    assert report.games_not_judged() and report.exit_code() == 2
+    out = main_summary(report)
+    assert "verdict: GAMES NOT JUDGED: every differential game was skipped (engine does not support moon='add')" in out
+
+
+class _DeclinesOddDeals(ReferenceEngine):
+    """Answers ``unsupported`` to a deal whose hands are not all of the same size (it cannot take one)."""
+
+    def start_round(self, hands, direction):
+        if len({len(hand) for hand in hands}) > 1:
+            raise EngineUnsupported("hands of unequal sizes")
+        super().start_round(hands, direction)
+
+
+def test_deal_hands_an_unsupported_reply_skips_a_rejected_deal_vector_with_the_engines_words():
+    from hearts_ref.conformance.vectors import run_case
+    from hearts_ref.vectors import load_vectors
+
+    case = next(c for c in load_vectors() if c.id == "deal-hands.short-hand-rejected")
+    result = run_case(_DeclinesOddDeals(), case)
+    assert result.status == "skipped" and "hands of unequal sizes" in result.reason
+
+
+def test_pass_cycle_an_engine_that_follows_its_own_cycle_is_named_by_it_in_vectors_and_perft():
+    report = run_conformance(planted.ShiftedCycle, Rules(), games=0, negative_games=0)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert failed and all(c.rule_ids[0] == "PASS-CYCLE" for c in failed), \
+        sorted({c.rule_ids[0] for c in failed})
+    perft = [c for c in failed if c.kind == "perft"]
+    assert perft and all("counted 0" in c.reason and "phase: expected play, engine pass" in c.reason for c in perft)
+
+
+def test_the_report_of_a_run_with_errors_and_findings_follows_the_schema(tmp_path):
+    import jsonschema
+    schema = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
+    report = run_conformance(planted.HeartsAlwaysJackAlways, Rules(), games=6, shrink_budget=1)
+    data = json.loads(report.dumps())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert {(f["kind"], f["rule_id"]) for f in data["summary"]["findings"]} >= {("legal-set", "FOLLOW-SUIT")}
+    assert Report.from_dict(data).to_dict() == report.to_dict()
