@@ -224,6 +224,21 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
     assert '<div class="hr-counterexample" id="cx-legal-move-exists-seed001-context" markdown>' in page
 
 
+def test_the_proofs_page_draws_each_counterexample_deal_once(tmp_path, monkeypatch):
+    """Two invariants refuted by the same replayed deal: the table is drawn under the first, the second links to it."""
+    monkeypatch.setattr(proofs_page, "PROOFS", tmp_path / "proofs.json")
+    monkeypatch.setattr(proofs_page, "RUN", tmp_path / "proofs.run.json")
+    second = {**SAMPLE_PROOFS["results"][1], "invariant": "FIRST-TRICK-NO-DEADLOCK"}
+    (tmp_path / "proofs.json").write_text(json.dumps({"results": SAMPLE_PROOFS["results"] + [second]}),
+                                          encoding="utf-8")
+    page = proofs_page.proofs_page()
+    assert page.count('<figure class="hr-table') == 1 and page.count("hr-counterexample") == 2
+    assert "from the same deal and plays as [LEGAL-MOVE-EXISTS under seed001 (context)]" \
+           "(#cx-legal-move-exists-seed001-context)" in page
+    drawn = page[page.index('<figure class="hr-table'):page.index("</figure>")]
+    assert "to move: has no legal play" in drawn and "seat 1 is to move and has no legal play" in drawn
+
+
 def test_a_rule_page_gives_the_outcome_of_each_proof_with_a_link(site):
     """FIRST-NO-POINTS lists its proofs with their verdict per preset (the recorded run), linked to the proofs page."""
     section = _rule_section(site, "FIRST-NO-POINTS")

@@ -23,6 +23,7 @@ from typing import Any
 
 from hearts_ref.variants import EXPECTED_UNSOUND
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
+from sitegen.drawings import table
 from sitegen.rules_pages import rule_pages, spec_text
 
 __all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "outcome", "draw", "invariant_anchor",
@@ -106,28 +107,64 @@ def invariant_anchor(invariant: str) -> str:
     return invariant if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", invariant) else "inv-" + slug(invariant)
 
 
-def draw(counterexample: dict[str, Any]) -> str:
-    """Return a counterexample drawn as Markdown: the context, the hand, and the deal and plays that reach it."""
-    def cards(text: Any) -> list[str]:
-        return re.findall(CARD_CODE, text if isinstance(text, str) else " ".join(map(str, text or [])))
+def _cards(text: Any) -> list[str]:
+    return re.findall(CARD_CODE, text if isinstance(text, str) else " ".join(map(str, text or [])))
+
+
+def replay_table(replay: dict[str, Any]) -> str:
+    """Return a replay drawn on the table as the trick in progress stands: each seat's hand as that trick began
+    (its dealt cards less those played on earlier tricks), the trick's cards in the middle, the seat to move marked
+    when it has no legal play; the earlier tricks' plays are given in the caption."""
+    dealt = [set(_cards(hand)) for hand in replay.get("hands") or []]
+    plays = _cards(replay.get("plays"))
+    n = len(dealt) or 4
+    earlier, trick = plays[:len(plays) - len(plays) % n], plays[len(plays) - len(plays) % n:]
+    seat = replay.get("stuck_seat")
+    leader = next((s for s, hand in enumerate(dealt) if trick and trick[0] in hand), seat if seat is not None else 0)
+    hands = [" ".join(code for code in _cards(hand) if code not in earlier) for hand in replay.get("hands") or []]
+    finding = replay.get("finding")
+    then = (f"then seat {seat} is to move and {escape_cell(finding) if finding else 'has no legal play'}"
+            if seat is not None else "")
+    before = (f"after {len(earlier) // n} trick(s) played: {' '.join(escape_cell(c) for c in earlier)}; "
+              if earlier else "")
+    return table(hands, trick, leader=leader, stuck=None if finding else seat,
+                 caption=f"Reached on the engine from a deal (no pass): {before}{then}.")
+
+
+def _deal_key(replay: dict[str, Any]) -> tuple[Any, ...]:
+    return (tuple(map(str, replay.get("hands") or [])), tuple(map(str, replay.get("plays") or [])),
+            replay.get("stuck_seat"), replay.get("finding"))
+
+
+def draw(counterexample: dict[str, Any], drawn: dict[tuple[Any, ...], tuple[str, str]] | None = None,
+         here: tuple[str, str] = ("", "")) -> str:
+    """Return a counterexample drawn as Markdown: the context, the hand, and the deal and plays that reach it.
+
+    ``drawn`` maps each replay already drawn on the page to its anchor and title: such a replay is linked, not
+    drawn again; this one is recorded there under ``here`` (its anchor and title).
+    """
     out = []
     if counterexample.get("where"):
         out.append(f"- **where**: {escape_cell(counterexample['where'])}")
     if counterexample.get("hand"):
-        out.append(f"- **hand of the player to move**: {card_row(cards(counterexample['hand']))}")
+        out.append(f"- **hand of the player to move**: {card_row(_cards(counterexample['hand']))}")
     sets = counterexample.get("sets")
     for name, shown in (sets.items() if isinstance(sets, dict) else []):
         if not name.startswith("hand"):
-            out.append(f"- **{escape_cell(name)}**: {card_row(cards(shown))}")
+            out.append(f"- **{escape_cell(name)}**: {card_row(_cards(shown))}")
     replay = counterexample.get("replay")
     if isinstance(replay, dict):
-        out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
-                   "context):")
-        for seat, hand in enumerate(replay.get("hands") or []):
-            out.append(f"    - {card_row(cards(hand), label=f'seat {seat}')}")
-        stuck = replay.get("stuck_seat")
-        then = f"; then seat {stuck} is to move and has no legal play" if stuck is not None else ""
-        out.append(f"    - plays: {card_row(cards(replay.get('plays')))}{then}")
+        key = _deal_key(replay)
+        if drawn is not None and key in drawn:
+            anchor, title = drawn[key]
+            out.append(f"- **replay**: reached on the engine from the same deal and plays as [{title}](#{anchor}) "
+                       "(no pass; the same hand in the same context).")
+        else:
+            if drawn is not None:
+                drawn[key] = here
+            out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
+                       "context):")
+            out.append("\n" + replay_table(replay) + "\n")
     elif counterexample:
         out.append("- not reached by the bounded search from a deal: it may be unreachable")
     for note in counterexample.get("notes") or []:
@@ -208,8 +245,9 @@ def proofs_page() -> str:
     if results:
         out.append(READING)
     out.append(_statements_section(page))
+    deals: dict[tuple[Any, ...], tuple[str, str]] = {}
     for inv in invariants.values():
-        out.append(_invariant_section(inv, page))
+        out.append(_invariant_section(inv, page, deals))
     return "\n".join(out)
 
 
@@ -249,7 +287,8 @@ def _game_ends(result: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _invariant_section(inv: dict[str, Any], page: str) -> str:
+def _invariant_section(inv: dict[str, Any], page: str, deals: dict[tuple[Any, ...], tuple[str, str]]) -> str:
+    """One invariant's section; ``deals`` holds the replays drawn so far on the page (each deal is drawn once)."""
     rules = ", ".join(rule_link(r, page, rule_pages()) for r in inv["rules"]) or "none named"
     out = [f"## {inv['invariant']} {{#{invariant_anchor(inv['invariant'])}}}\n",
            f"{escape_cell(inv['statement']) or '*No statement recorded.*'}\n", f"**Rules.** {rules}.\n"]
@@ -265,19 +304,20 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
     for r in inv["results"]:
         if r["invariant"] == "GAME-ENDS" and not r.get("shared_with") and (r["argument"] or r["witness"]):
             out.append(_game_ends(r))
-    drawn = set()
+    shown = set()
     for r in inv["results"]:
-        if r["counterexamples"] and (r["preset"], r["method"]) not in drawn:
-            drawn.add((r["preset"], r["method"]))
+        if r["counterexamples"] and (r["preset"], r["method"]) not in shown:
+            shown.add((r["preset"], r["method"]))
             more = len(r["counterexamples"]) - 1
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
             if r["method"] == "inductive":
                 also += ("\n\n*Seat +k, Inv and why the replay's cards can differ from the state's: "
                          "[reading a counterexample](#reading-a-counterexample).*")
             anchor = counterexample_anchor(inv["invariant"], r["preset"], r["method"])
+            title = f"{inv['invariant']} under {escape_cell(r['preset'])} ({r['method']})"
             out.append(f'<div class="hr-counterexample" id="{anchor}" markdown>\n\n**Counterexample under '
-                       f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
-                       "\n\n</div>\n")
+                       f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n'
+                       f'{draw(r["counterexamples"][0], deals, (anchor, title))}{also}\n\n</div>\n')
     return "\n".join(out)
 
 
