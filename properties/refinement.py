@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from hearts_ref.cards import CARDS
@@ -280,14 +281,22 @@ def game_end_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[
                 goals.append(implies(path.condition, right))
             claims.append(Claim(f"after round {played + 1} scoring {', '.join(map(str, scores))}", (), all_of(goals),
                                 tuple((f"total of seat {j} before", t) for j, t in enumerate(totals))))
+    return claims + [_winners_claim(rules.players)]
+
+
+@cache
+def _winners_claim(players: int) -> Claim:
+    """WIN-LOWEST: ``winners`` of any totals names exactly the seats WIN-LOWEST names (it reads only the totals, so
+    the claim is made once per number of players)."""
+    rules = Rules(players=players, pass_cycle="left-right-none")
+    totals = _symbolic_totals(rules)
     goals = []
     for path in explore(winners, totals, prune=True):
         right = False if path.raised else all_of(
-            iff(seat in path.result, said.win_lowest(rules, totals, seat)) for seat in range(rules.players))
+            iff(seat in path.result, said.win_lowest(rules, totals, seat)) for seat in range(players))
         goals.append(implies(path.condition, right))
-    claims.append(Claim("the winners of any totals", (), all_of(goals),
-                        tuple((f"total of seat {j}", t) for j, t in enumerate(totals))))
-    return claims
+    return Claim("the winners of any totals", (), all_of(goals),
+                 tuple((f"total of seat {j}", t) for j, t in enumerate(totals)))
 
 
 def totals_are_sums(rules: Rules, legality: LegalityFunction | None) -> list[Claim]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -168,11 +168,19 @@ def _planned(rules: Rules, direction: str, wins: tuple[tuple[int, int], ...], gi
     return None
 
 
+def round_only(rules: Rules) -> Rules:
+    """The rules as far as one round goes: the end of the game (threshold, comparison, rounds, ties) at its defaults,
+    since a round is dealt, passed, played and scored alike under any (so the planned rounds are shared)."""
+    default = Rules()
+    return replace(rules, end_threshold=default.end_threshold, end_comparison=default.end_comparison,
+                   max_rounds=default.max_rounds, ties=default.ties)
+
+
 def planned_round(rules: Rules, direction: str, wins: dict[int, int], accept: Callable[[tuple[int, ...]], bool], *,
                   given: dict[int, tuple[str, ...]] | None = None, avoid: dict[int, str] | None = None,
                   nodes: int = 4000) -> RoundPlan | None:
     """A round under ``rules`` passing in ``direction`` in which each seat wins exactly ``wins[seat]`` tricks (others
     none) and whose scores pass ``accept``; ``given`` deals some seats some cards first, ``avoid`` keeps suits (by
     letter) from some seats. None if the search fails."""
-    return _planned(rules, direction, tuple(sorted(wins.items())), tuple(sorted((given or {}).items())),
+    return _planned(round_only(rules), direction, tuple(sorted(wins.items())), tuple(sorted((given or {}).items())),
                     tuple(sorted((avoid or {}).items())), accept, nodes)

@@ -70,12 +70,13 @@ class Bug:
 
 
 def forget_engine_caches() -> None:
-    """Forget what the proofs learnt from playing the engine (real states, planned rounds): a patched engine plays
-    otherwise."""
+    """Forget what the proofs learnt from running the engine (real states, planned rounds, the winners claim): a
+    patched engine runs otherwise."""
+    from properties.refinement import _winners_claim
     from properties.transitions import real_states
     from properties.witness import _planned
-    real_states.cache_clear()
-    _planned.cache_clear()
+    for cached in (real_states, _planned, _winners_claim):
+        cached.cache_clear()
 
 
 @contextlib.contextmanager
