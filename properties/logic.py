@@ -14,7 +14,7 @@ The words build terms with :mod:`hearts_ref.symbolic`'s connectives (``all_of``,
 >>> holds_some(card("QS") | card("2H"), HEARTS), holds_only(card("QS"), HEARTS), number_of(HEARTS, HEARTS)
 (True, False, 13)
 >>> str(cards_in(suit("C") & ~card("2C"), "C")[:2])
-"['3C', '4C']"
+"['AC', 'KC']"
 """
 
 from __future__ import annotations

@@ -46,23 +46,25 @@ legal play.
 
 An *inductive* counterexample speaks of the state of a round as the inductive proof sees it:
 
-- **seat +k** is the player *k* seats clockwise from the leader of the current trick: seat +0 led
-  it, seat +1 plays second, and so on. The proof counts seats this way so that the winner of a trick
-  becomes seat +0 of the next.
+- **the shape** of the state: "seat 1 follows ♣ (seat 0 led), first trick, hearts unbroken" names the
+  seat to move, the leader of the current trick and the context of the play. The proof considers every
+  shape: every leader, every place in the trick, every context.
 - **Inv** is the *inductive invariant*: a property of a state that holds at the deal and that every
-  legal play keeps, so that it holds in every state a round can reach. It has five parts:
+  legal play keeps, so that it holds in every state a round can reach. It has six parts:
     - *conservation*: every card in play is in exactly one place: a hand, the trick, or one seat's
       pile of taken cards;
-    - *trick*: the seats that played before the one to move (seat +0 up to seat +(k − 1) when seat +k
-      is to move) have one card each on the trick, the others none;
+    - *trick*: the seats that played before the one to move (from the leader, clockwise) have one card
+      each on the trick, the others none;
     - *sizes* (the "size" part): each hand holds the hand size less the tricks finished, one card fewer
       once its card is on the trick;
     - *opening*: on the first trick, the leader holds the lowest club in play or has led an opening card;
     - *broken*: once hearts are broken, a heart (or the Q♠, where it breaks hearts) is among the cards
-      played.
-- "**(5 tricks done; the size, trick and opening parts of Inv hold)**": the state has that many
-  tricks finished, and the parts of Inv that decide whether a play is legal hold in it. The other
-  parts are not assumed.
+      played;
+    - *led*: the player to move leads exactly when the trick is empty, and the trick's first card is
+      of the suit led.
+- "**(the size, trick, opening and context parts of Inv hold)**": the parts of Inv that decide whether
+  a play is legal hold in the state (the context parts: *led* and *broken*). The other parts are not
+  assumed.
 
 Such a state satisfies those parts of the invariant, and the player to move has no legal play in
 it; it need not be a state that a round can reach. The **replay** shown next to it is what makes the
@@ -71,8 +73,7 @@ legal plays after which the player to move holds the *same hand* in the *same co
 led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.
 That is a reachable bad state of the same kind, not the same state, so the two can differ in the
 seat that is stuck, the cards already on the trick and the other hands: the state may have a card
-on the trick that the replay never plays, or seat +2 stuck where the replay's stuck player is
-seat +1. A counterexample that no replay reaches is marked as possibly unreachable, and a
+on the trick that the replay never plays, or another seat stuck than the replay's. A counterexample that no replay reaches is marked as possibly unreachable, and a
 refutation with no reached counterexample is *unconfirmed*.
 """
 
