@@ -4,6 +4,9 @@ The loop is the conformance runner's inner loop: the same random deals, passes a
 go to the engine and to the in-process reference, and the observation and legal set in
 each of the engine's replies is compared with the reference's at every step.
 
+Every play names its seat, as the runner sends it to an engine that declares ``play_seat``
+(``hearts-ref serve`` does).
+
 - ``lockstep``: one round trip per step (``play_observed``), 57 round trips a round;
 - ``interface``: the plain Engine interface, as a runner written for any engine calls it
   (``legal_plays()``, ``play()``, ``observe()`` per step): still one round trip per step;
@@ -82,13 +85,14 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
                 check(step, now(reference), f"round {number}, pass of seat {seat}")
                 trips += 1
             if mode == "pipelined":
-                plays, expected = [], []
+                plays, seats, expected = [], [], []
                 while reference.game.round is not None:
                     card = CARDS[pick(reference.game.round.legal, rng)]
+                    seats.append(reference.game.round.to_play)
                     reference.play(card)
                     plays.append(card)
                     expected.append(now(reference))
-                for k, outcome in enumerate(engine.play_many(plays)):
+                for k, outcome in enumerate(engine.play_many(plays, seats)):
                     check(outcome, expected[k], f"round {number}, play {k + 1} ({plays[k]})")
                 trips += 1
             elif mode == "interface":
@@ -96,7 +100,7 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
                     card = CARDS[pick(reference.game.round.legal, rng)]
                     if engine.legal_plays() != reference.legal_plays():
                         raise SystemExit(f"legal sets differ before {card}")
-                    engine.play(card)
+                    engine.play(card, reference.game.round.to_play)
                     reference.play(card)
                     if engine.observe() != reference.observe():
                         raise SystemExit(f"observations differ after {card}")
@@ -104,7 +108,7 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
             else:
                 while reference.game.round is not None:
                     card = CARDS[pick(reference.game.round.legal, rng)]
-                    step = engine.play_observed(card)
+                    step = engine.play_observed(card, reference.game.round.to_play)
                     reference.play(card)
                     check(step, now(reference), f"round {number}, play {card}")
                     trips += 1

@@ -15,7 +15,8 @@ Engines in other languages speak the same methods over the JSON-lines stdio prot
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -25,7 +26,8 @@ from hearts_ref.errors import HeartsError, IllegalPlayError
 from hearts_ref.game import Game
 from hearts_ref.variants import PARAMETERS, Rules
 
-__all__ = ["Capabilities", "Observation", "Engine", "EngineRejection", "ReferenceEngine", "observe_game"]
+__all__ = ["Capabilities", "Observation", "Engine", "EngineRejection", "ReferenceEngine", "observe_game",
+           "takes_seat", "seated_play"]
 
 
 class EngineRejection(HeartsError):
@@ -56,12 +58,22 @@ class Capabilities:
         known_deviations: rule IDs or vector case IDs where the engine knowingly differs from
             the reference; their failures are reported as *expected-fail*, and a listed case
             that passes as *unexpected-pass*.
+        deals: True if the engine shuffles and deals for itself: :meth:`Engine.start_round` is
+            then given no hands (``None``) and returns the hands it dealt, which the runner
+            checks (DEAL-HANDS, DECK-REMOVED) and plays on the reference. The vectors and
+            the perft counts, which need given hands, are skipped.
+        play_seat: True if the engine is told the seat that plays and refuses a seat that is
+            not to move (TRICK-ORDER). Over the stdio protocol the engine declares it in its
+            hello, and ``play`` then carries ``seat``; in process it is read from the
+            signature of :meth:`Engine.play` (:func:`takes_seat`), whatever this field says.
     """
 
     multi_round: bool = True
     passing: bool = True
     unsupported: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     known_deviations: tuple[str, ...] = ()
+    deals: bool = False
+    play_seat: bool = False
 
     def cannot_play(self, rules: Rules) -> str | None:
         """Return why the engine cannot play ``rules`` (a sentence), or None when it can."""
@@ -73,14 +85,15 @@ class Capabilities:
     def to_dict(self) -> dict[str, Any]:
         return {"multi_round": self.multi_round, "passing": self.passing,
                 "unsupported": {k: list(v) for k, v in self.unsupported.items()},
-                "known_deviations": list(self.known_deviations)}
+                "known_deviations": list(self.known_deviations), "deals": self.deals, "play_seat": self.play_seat}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Capabilities:
         known = {p.name for p in PARAMETERS}
         unsupported = {k: tuple(v) for k, v in (data.get("unsupported") or {}).items() if k in known}
         return cls(bool(data.get("multi_round", True)), bool(data.get("passing", True)), unsupported,
-                   tuple(data.get("known_deviations") or ()))
+                   tuple(data.get("known_deviations") or ()), bool(data.get("deals", False)),
+                   bool(data.get("play_seat", False)))
 
 
 @dataclass(frozen=True)
@@ -150,8 +163,12 @@ class Engine(Protocol):
     def new_game(self, rules: Rules) -> None:
         """Forget everything and get ready for a game under ``rules`` (totals at zero)."""
 
-    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
-        """Start the next round with these hands (seat order) and pass direction."""
+    def start_round(self, hands: Sequence[CardSet] | None, direction: str) -> Sequence[CardSet] | None:
+        """Start the next round with these hands (seat order) and pass direction.
+
+        An engine that deals for itself (``Capabilities.deals``) is given ``None``: it deals,
+        and returns the hands it dealt, one card set per seat in seat order.
+        """
 
     def pass_cards(self, seat: int, cards: CardSet) -> None:
         """``seat`` chooses these three cards to pass."""
@@ -159,11 +176,55 @@ class Engine(Protocol):
     def legal_plays(self) -> CardSet:
         """The cards the seat to move may play now (empty outside the play phase)."""
 
-    def play(self, card: Card) -> None:
-        """The seat to move plays ``card``."""
+    def play(self, card: Card, seat: int | None = None) -> None:
+        """``seat`` plays ``card``; refuse it (TRICK-ORDER) when ``seat`` is not to move. None: the seat to move.
+
+        An engine whose ``play`` takes the card alone (``play(self, card)``, as written for the
+        first version of this interface) keeps working: the runner reads the signature
+        (:func:`takes_seat`) and then never offers a play by a seat that is not to move.
+        """
 
     def observe(self) -> Observation:
         """The observable state now."""
+
+
+_TAKES_SEAT: dict[Any, bool] = {}   # play's function -> whether it takes a seat after the card
+
+
+def takes_seat(engine: Any) -> bool:
+    """Whether ``engine.play`` is told the seat that plays (``play(card, seat)``), not the card alone.
+
+    An adapter that knows says so with a ``seat_in_play`` attribute (the stdio client: what the
+    engine's hello declared); otherwise ``play``'s signature decides: a second positional
+    parameter, or ``*args``.
+
+    >>> class Old:
+    ...     def play(self, card): ...
+    >>> takes_seat(Old()), takes_seat(ReferenceEngine())
+    (False, True)
+    """
+    told = getattr(engine, "seat_in_play", None)
+    if isinstance(told, bool):
+        return told
+    play = getattr(engine, "play", None)
+    key = getattr(play, "__func__", play)
+    known = _TAKES_SEAT.get(key)
+    if known is None:
+        try:
+            parameters = list(inspect.signature(play).parameters.values())
+        except (TypeError, ValueError):
+            parameters = []
+        positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        known = _TAKES_SEAT[key] = len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in parameters)
+    return known
+
+
+def seated_play(engine: Any) -> Callable[[Card, int], None]:
+    """Return ``play(card, seat)`` for ``engine``: its own ``play`` if it takes the seat, else one that drops it."""
+    play = engine.play
+    if takes_seat(engine):
+        return play
+    return lambda card, seat: play(card)
 
 
 def observe_game(game: Game) -> Observation:
@@ -189,7 +250,7 @@ class ReferenceEngine:
         self.game: Game | None = None
 
     def capabilities(self) -> Capabilities:
-        return Capabilities()
+        return Capabilities(play_seat=True)
 
     def new_game(self, rules: Rules) -> None:
         self.game = Game.new(rules)
@@ -215,9 +276,12 @@ class ReferenceEngine:
         game = self._game()
         return game.round.legal_plays() if game.round is not None else CardSet()
 
-    def play(self, card: Card) -> None:
+    def play(self, card: Card, seat: int | None = None) -> None:
         try:
-            self.game = self._game().play(card)
+            game = self._game()
+            if seat is not None and game.round is not None:
+                game.round.check_turn(seat)   # TRICK-ORDER: no play out of turn
+            self.game = game.play(card)
         except IllegalPlayError as error:
             raise EngineRejection(str(error), error.rule_id) from None
         except HeartsError as error:

@@ -43,14 +43,15 @@ MAX_LINE_BYTES = 1 << 20          # a longer line is a protocol error (client) o
 # The kinds of a refusal ({"ok": false, "error": {"kind": ...}}).
 ERROR_KINDS = ("illegal", "bad-request", "unsupported", "internal")
 
-# The commands, in the order a game uses them; each names the fields it carries.
+# The commands, in the order a game uses them; each names the fields it carries (optional ones too:
+# start_round's hands, not sent to an engine that deals; play's seat, sent to one that declares play_seat).
 COMMANDS: dict[str, tuple[str, ...]] = {
     "hello": ("protocol",),
     "new_game": ("rules",),
     "start_round": ("hands", "direction"),
     "pass": ("seat", "cards"),
     "legal": (),
-    "play": ("card",),
+    "play": ("card", "seat"),
     "observe": (),
     "quit": (),
 }
@@ -99,9 +100,15 @@ def encode_command(seq: int, command: str, fields: dict[str, Any]) -> bytes:
 
     >>> encode_command(7, "play", {"card": "10H"}) == encode({"seq": 7, "cmd": "play", "card": "10H"})
     True
+    >>> encode_command(8, "play", {"card": "QS", "seat": 2})
+    b'{"seq":8,"cmd":"play","card":"QS","seat":2}\\n'
     """
-    if command == "play" and len(fields) == 1 and type(fields.get("card")) is str and fields["card"] in _INDEX_OF_TEXT:
-        return f'{{"seq":{seq},"cmd":"play","card":"{fields["card"]}"}}\n'.encode()
+    if command == "play" and type(fields.get("card")) is str and fields["card"] in _INDEX_OF_TEXT:
+        if len(fields) == 1:
+            return f'{{"seq":{seq},"cmd":"play","card":"{fields["card"]}"}}\n'.encode()
+        seat = fields.get("seat")
+        if len(fields) == 2 and type(seat) is int and 0 <= seat < 10:
+            return f'{{"seq":{seq},"cmd":"play","card":"{fields["card"]}","seat":{seat}}}\n'.encode()
     return encode({"seq": seq, "cmd": command, **fields})
 
 
@@ -305,7 +312,7 @@ def capabilities_from_wire(data: Any) -> Capabilities:
     """Return the :class:`Capabilities` in a hello reply, checking the types of its fields."""
     if not isinstance(data, dict):
         raise WireError(f"'capabilities' must be an object, got {_show(data)}")
-    for name in ("multi_round", "passing"):
+    for name in ("multi_round", "passing", "deals", "play_seat"):
         if name in data:
             require(data, name, bool, where="capabilities")
     unsupported = data.get("unsupported", {})

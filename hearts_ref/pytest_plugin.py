@@ -11,7 +11,8 @@ pytest-xdist (``pytest -n auto``) spreads them over its workers:
   ``i mod 6``: uniform, void-suits, hoard-hearts, moon, threshold, ties), every observable
   compared at every step; a failure shows the rule IDs, expected against actual, the shrunk
   game and the command that replays it (a finding already shrunk by the same worker points
-  to the item that shows it);
+  to the item that shows it); a finding whose game, replayed on a fresh engine, does not fail
+  the same way every time fails as *flaky*, with the step at which each replay failed;
 - ``hearts-ref::negative/<policy>/<i>`` — each game in which the engine is offered illegal moves.
 
 Each worker process starts the engine once and judges all its items with it.
@@ -137,7 +138,7 @@ class ConformanceItem(pytest.Item):
             pytest.skip(case.reason)
         if case.status == "expected-fail":
             pytest.xfail(case.reason)
-        if case.status in ("failed", "error"):   # an engine failure fails too
+        if case.status in ("failed", "flaky", "error"):   # an engine failure fails too, and a flaky finding
             raise ConformanceFailure(_describe([case]) if "reproduction" in case.details else _one_line(case))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -214,6 +215,10 @@ def _describe(failed: list[Any]) -> str:
                 lines.append("    passes " + " | ".join(f"{s}: {c}" for s, c in played["passes"].items()))
             if played["plays"]:
                 lines.append("    plays " + " ".join(played["plays"]))
+        replays = repro.get("replays") or {}
+        if replays and not replays.get("same", True):
+            lines.append(f"  FLAKY: replayed {replays['times']} times on a fresh engine, it failed at steps "
+                         + ", ".join(str(r["step"] or "none") for r in replays["runs"]))
         lines.append(f"  replay: {repro['command']}")
     others = [case.id for case in failed if "reproduction" not in case.details]
     if others:

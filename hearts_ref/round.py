@@ -241,6 +241,12 @@ class RoundState(NamedTuple):
         if rule is not None:
             raise IllegalPlayError(rule, self._explain(rule, self.to_play, card, self.context))
 
+    def check_turn(self, seat: int) -> None:
+        """TRICK-ORDER: raise :class:`IllegalPlayError` unless ``seat`` is the seat to play (no play out of turn)."""
+        if seat != self.to_play:
+            who = f"it is seat {self.to_play}'s turn" if self.to_play >= 0 else f"no card is due in the {self.phase} phase"
+            raise IllegalPlayError("TRICK-ORDER", f"seat {seat} may not play now: {who} (trick {len(self.tricks) + 1})")
+
     def is_legal(self, card: Card) -> bool:
         """Whether the seat to move may play ``card``."""
         return bool(self.legal >> card.index & 1)

@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
+from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine, takes_seat
 from hearts_ref.errors import IllegalPlayError, RulesError
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet
@@ -47,6 +47,7 @@ class Server:
         self.done = False
         # The reference itself (not a subclass, which may change what it observes): plays on a fast path.
         self._fast = _ReferenceReplies(engine) if type(engine) is ReferenceEngine else None
+        self._seated = takes_seat(engine)   # whether the engine's play is told the seat (else a seat is not passed on)
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "hello": self._hello, "new_game": self._new_game, "start_round": self._start_round,
             "pass": self._pass, "legal": self._legal, "play": self._play, "observe": self._observe,
@@ -90,8 +91,10 @@ class Server:
         if version != PROTOCOL_VERSION:
             raise _Unsupported(f"protocol {version} is not supported; this engine speaks {PROTOCOL_VERSION}")
         engine = self.engine
+        capabilities = engine.capabilities().to_dict()
+        capabilities["play_seat"] = self._seated      # what play's signature says, whatever the engine declared
         return {"protocol": PROTOCOL_VERSION, "name": str(engine.name), "version": str(engine.version),
-                "capabilities": engine.capabilities().to_dict()}
+                "capabilities": capabilities}
 
     def _new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -107,15 +110,23 @@ class Server:
         return self._step()
 
     def _start_round(self, request: dict[str, Any]) -> dict[str, Any]:
-        hands = require(request, "hands", list)
-        cards = [cards_from_wire(hand, field=f"hands[{seat}]") for seat, hand in enumerate(hands)]
+        deals = "hands" not in request   # an engine that deals for itself is sent no hands, and says what it dealt
+        cards = None if deals else [cards_from_wire(hand, field=f"hands[{seat}]")
+                                    for seat, hand in enumerate(require(request, "hands", list))]
         direction = require(request, "direction", str)
         if direction not in PASS_DIRECTIONS:
             raise WireError(f"'direction' must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
-        self.engine.start_round(cards, direction)
+        if deals and not self.engine.capabilities().deals:
+            raise WireError("missing 'hands': this engine does not deal for itself (capabilities.deals is false)")
+        dealt = self.engine.start_round(cards, direction)
         if self._fast is not None:
             self._fast.forget()
-        return self._step()
+        if not deals:
+            return self._step()
+        if not isinstance(dealt, (list, tuple)) or not all(isinstance(hand, CardSet) for hand in dealt):
+            raise TypeError(f"start_round() of an engine that deals returned {type(dealt).__name__}, "
+                            "not the hands it dealt (a card set per seat)")
+        return {"hands": [cards_to_wire(hand) for hand in dealt], **self._step()}
 
     def _pass(self, request: dict[str, Any]) -> dict[str, Any]:
         seat = require(request, "seat", int)
@@ -128,7 +139,12 @@ class Server:
     def _play(self, request: dict[str, Any]) -> dict[str, Any]:
         if "card" not in request:
             raise WireError("missing 'card'")
-        self.engine.play(card_from_wire(request["card"], field="card"))
+        card = card_from_wire(request["card"], field="card")
+        seat = require(request, "seat", int) if "seat" in request else None
+        if seat is not None and self._seated:
+            self.engine.play(card, seat)
+        else:
+            self.engine.play(card)
         return self._step()
 
     def _observe(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -153,13 +169,16 @@ class Server:
         fast = self._fast
         if fast is not None:
             match = _PLAY_LINE.fullmatch(line)
-            if match is not None and (reply := fast.play(int(match[1]), match[2].decode())) is not None:
+            if match is not None and (reply := fast.play(int(match[1]), match[2].decode(),
+                                                         None if match[3] is None else int(match[3]))) is not None:
                 return reply
         return encode(self.answer(line))
 
 
-# A play as the client writes it: {"seq":N,"cmd":"play","card":"QS"} (N without leading zeros, as JSON wants).
-_PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"(10[CDSH]|[2-9JQKA][CDSH])"\}\r?\n?')
+# A play as the client writes it: {"seq":N,"cmd":"play","card":"QS"}, or with ,"seat":S after the card
+# (N and S without leading zeros, as JSON wants).
+_PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"(10[CDSH]|[2-9JQKA][CDSH])"'
+                        rb'(?:,"seat":([0-9]))?\}\r?\n?')
 _INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
 _QUOTED = tuple(f'"{text}"' for text in CARD_TEXT)
 
@@ -180,14 +199,15 @@ class _ReferenceReplies:
         self._taken = self._results = None
         self._points = self._scores = ""
 
-    def play(self, seq: int, text: str) -> bytes | None:
-        """Play the card ``text`` and return the reply; None (nothing played) when the ordinary path must answer."""
+    def play(self, seq: int, text: str, seat: int | None = None) -> bytes | None:
+        """``seat`` (None: the seat to move) plays the card ``text``; return the reply, or None (nothing played)
+        when the ordinary path must answer."""
         engine = self.engine
         game = engine.game
         state = game.round if game is not None else None
         index = _INDEX[text]
-        if state is None or state.to_play < 0 or not state.legal >> index & 1:
-            return None                      # no round, or an illegal card: refused on the ordinary path
+        if state is None or state.to_play < 0 or not state.legal >> index & 1 or seat not in (None, state.to_play):
+            return None                      # no round, an illegal card, or out of turn: refused on the ordinary path
         engine.play(CARDS[index])
         game = engine.game
         state = game.round

@@ -18,6 +18,9 @@ from hearts_ref.engine import ReferenceEngine
 from hearts_ref.errors import RecordError
 from hearts_ref.variants import Rules
 from tests.engines.buggy import QueenBreaksHearts
+from hearts_ref.conformance.shrink import Budget
+
+SHRINK = Budget(seconds=None, replays=300)   # counted in games replayed: the same shrink on any machine
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
@@ -31,7 +34,7 @@ def _validate(report: dict) -> None:
 
 def test_report_schema_is_valid_and_fits_a_failing_report():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    report = run_conformance(QueenBreaksHearts, Rules(), games=8, seed=2, shrink_budget=1, spec=BUGGY)
+    report = run_conformance(QueenBreaksHearts, Rules(), games=8, seed=2, shrink_budget=SHRINK, spec=BUGGY)
     data = json.loads(report.dumps())
     _validate(data)
     failed = [c for c in data["cases"] if c["status"] == "failed" and c["kind"] == "differential"]
@@ -221,7 +224,7 @@ def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdi
 
 
 def test_a_case_of_a_json_report_replays_and_a_whole_report_is_refused(tmp_path, capsys):
-    report = run_conformance(QueenBreaksHearts, Rules(), games=6, seed=2, shrink_budget=1, vectors=False,
+    report = run_conformance(QueenBreaksHearts, Rules(), games=6, seed=2, shrink_budget=SHRINK, vectors=False,
                              spec=BUGGY)
     data = json.loads(report.dumps())
     finding = next(c for c in data["cases"] if "reproduction" in c)

@@ -23,6 +23,9 @@ from hearts_ref.engine import EngineRejection, ReferenceEngine
 from hearts_ref.engines.failures import EngineUnsupported
 from hearts_ref.engines.stdio import StdioEngine
 from tests.engines import planted
+from hearts_ref.conformance.shrink import Budget
+
+SHRINK = Budget(seconds=None, replays=300)   # counted in games replayed: the same shrink on any machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +68,7 @@ def test_first_exception_the_engines_refusal_of_every_choice_ends_the_game():
     (planted.StaleLeadEndBeforeMoon, ("legal-set", "LEAD-WINNER"), ("observation", "END-THRESHOLD")),
 ])
 def test_a_second_bug_behind_a_first_one_is_found_named_and_reproduced(engine, first, second):
-    report = run_differential(engine, Rules(), 60, 0, shrink_budget=2, max_shrinks=2, spec="SPEC")
+    report = run_differential(engine, Rules(), 60, 0, shrink_budget=SHRINK, max_shrinks=2, spec="SPEC")
     found = _findings(report)
     assert set(found) == {first, second} and not any(f["expected"] for f in found.values())
     case = next(c for c in report.cases if c.id == found[second]["case"])
@@ -80,7 +83,7 @@ def test_a_second_bug_behind_a_first_one_is_found_named_and_reproduced(engine, f
 
 
 def test_each_finding_of_a_single_bug_is_reproduced_as_its_games_first_difference():
-    report = run_differential(planted.BrokenAtTrickEnd, Rules(), 12, 0, shrink_budget=3, spec="SPEC")
+    report = run_differential(planted.BrokenAtTrickEnd, Rules(), 12, 0, shrink_budget=SHRINK, spec="SPEC")
     case = next(c for c in report.cases if "reproduction" in c.details)
     repro = case.details["reproduction"]
     assert repro["first_difference"] and repro["rounds"] == 1 and "finding" not in repro["case"]
@@ -260,7 +263,7 @@ def test_pass_cycle_an_engine_that_follows_its_own_cycle_is_named_by_it_in_vecto
 def test_the_report_of_a_run_with_errors_and_findings_follows_the_schema(tmp_path):
     import jsonschema
     schema = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
-    report = run_conformance(planted.HeartsAlwaysJackAlways, Rules(), games=6, shrink_budget=1)
+    report = run_conformance(planted.HeartsAlwaysJackAlways, Rules(), games=6, shrink_budget=SHRINK)
     data = json.loads(report.dumps())
     jsonschema.Draft202012Validator(schema).validate(data)
     assert {(f["kind"], f["rule_id"]) for f in data["summary"]["findings"]} >= {("legal-set", "FOLLOW-SUIT")}

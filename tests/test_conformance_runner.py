@@ -24,6 +24,9 @@ from hearts_ref.round import start_round
 from tests.engines.buggy import (
     PLANTED, AcceptsIllegalPlays, MoonOff, QueenBreaksHearts, TotalsForgotten,
 )
+from hearts_ref.conformance.shrink import Budget
+
+SHRINK = Budget(seconds=None, replays=300)   # counted in games replayed: the same shrink on any machine
 
 # --- scripts -----------------------------------------------------------------------------------
 
@@ -85,7 +88,7 @@ def test_reference_against_itself_has_no_deviation(rules):
 
 @pytest.mark.parametrize("engine, rule_id", list(PLANTED.items()), ids=[e.__name__ for e in PLANTED])
 def test_each_planted_bug_is_found_named_and_shrunk_to_one_round(engine, rule_id):
-    report = run_differential(engine, Rules(), 24, 0, shrink_budget=4, max_shrinks=1, spec="SPEC")
+    report = run_differential(engine, Rules(), 24, 0, shrink_budget=SHRINK, max_shrinks=1, spec="SPEC")
     failed = [c for c in report.cases if c.status == "failed"]
     assert failed, f"{engine.__name__} not found"
     assert {c.rule_ids[0] for c in failed} == {rule_id}
@@ -100,7 +103,7 @@ def test_each_planted_bug_is_found_named_and_shrunk_to_one_round(engine, rule_id
 
 
 def test_score_total_bug_needs_two_rounds_and_is_named():
-    report = run_differential(TotalsForgotten, Rules(), 6, 0, shrink_budget=2)
+    report = run_differential(TotalsForgotten, Rules(), 6, 0, shrink_budget=SHRINK)
     failed = [c for c in report.cases if c.status == "failed"]
     assert failed and failed[0].rule_ids == ("SCORE-TOTAL",)
     assert failed[0].details["reproduction"]["rounds"] == 2
@@ -114,7 +117,7 @@ def test_moon_bug_is_named_before_its_consequences():
 
 
 def test_invalid_moves_accepted_are_negative_check_failures():
-    report = run_differential(AcceptsIllegalPlays, Rules(), 0, 0, negative_games=3, shrink_budget=1)
+    report = run_differential(AcceptsIllegalPlays, Rules(), 0, 0, negative_games=3, shrink_budget=SHRINK)
     failed = [c for c in report.cases if c.status == "failed"]
     assert failed and failed[0].details["deviation"]["kind"] == "accepted-illegal"
     assert failed[0].rule_ids[0] in ("LEAD-OPEN", "FOLLOW-SUIT", "TRICK-ORDER")
@@ -206,7 +209,7 @@ class _Crashes(ReferenceEngine):
 
 
 def test_an_engine_that_fails_is_an_error_reported_not_fatal():
-    report = run_differential(_Crashes, Rules(), 4, 0, negative_games=2, shrink_budget=1)
+    report = run_differential(_Crashes, Rules(), 4, 0, negative_games=2, shrink_budget=SHRINK)
     errors = [c for c in report.cases if c.status == "error"]
     assert len(errors) == 6 and all(c.details["deviation"]["kind"] == "engine-error" for c in errors)
     assert errors[0].reason == "RuntimeError: legal_plays(): index out of range"

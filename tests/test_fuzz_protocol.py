@@ -51,9 +51,12 @@ def _mid_game() -> tuple[Any, list[bytes], list[bytes]]:
         commands.append(line)
         replies.append(server.reply_line(line))
         seq += 1
-    for _ in range(3):
+    for k in range(3):
         legal = list(engine.legal_plays())
-        line = encode_command(seq, "play", {"card": str(legal[rng.randrange(len(legal))])})
+        fields = {"card": str(legal[rng.randrange(len(legal))])}
+        if k == 2:   # a play that names its seat, as the runner writes it to an engine that declares play_seat
+            fields["seat"] = engine.game.round.to_play
+        line = encode_command(seq, "play", fields)
         commands.append(line)
         replies.append(server.reply_line(line))
         seq += 1
@@ -179,6 +182,26 @@ def test_fuzz_command_bytes(line):
 @given(seq=st.integers(-5, 10**19), card=card_texts, crlf=st.booleans())
 def test_fuzz_plays_on_the_servers_fast_path(seq, card, crlf):
     judge_line(f'{{"seq":{seq},"cmd":"play","card":"{card}"}}{chr(13) if crlf else ""}\n'.encode())
+
+
+@settings(FUZZ, max_examples=EXAMPLES)
+@given(seq=st.integers(-5, 10**19), card=card_texts, seat=st.one_of(st.integers(-2, 12), st.sampled_from(["01", "1.0"])),
+       crlf=st.booleans())
+def test_fuzz_plays_by_a_seat_on_the_servers_fast_path(seq, card, seat, crlf):
+    judge_line(f'{{"seq":{seq},"cmd":"play","card":"{card}","seat":{seat}}}{chr(13) if crlf else ""}\n'.encode())
+
+
+def test_a_play_by_the_seat_to_move_takes_the_fast_path_and_one_out_of_turn_is_refused_on_the_ordinary_one():
+    """Not a fuzz: the seat costs the fast path nothing, and a seat not to move is refused citing TRICK-ORDER."""
+    engine = ReferenceEngine()
+    engine.game = GAME
+    server = Server(engine)
+    seat, card = GAME.round.to_play, str(next(iter(GAME.round.legal_plays())))
+    assert server._fast.play(90, card, (seat + 1) % 4) is None and engine.game is GAME
+    refusal = decode(server.reply_line(encode_command(90, "play", {"card": card, "seat": (seat + 1) % 4})))
+    assert refusal["error"]["kind"] == "illegal" and refusal["error"]["rule"] == "TRICK-ORDER", refusal
+    assert server._fast.play(91, card, seat) is not None
+    assert GAME.round.hands[seat] >> CARD_TEXT.index(card) & 1 and not engine.game.round.hands[seat] >> CARD_TEXT.index(card) & 1
 
 
 @settings(FUZZ, max_examples=EXAMPLES // 3)

@@ -12,6 +12,9 @@ from hearts_ref.engine import EngineRejection, ReferenceEngine   # noqa: E402
 from hearts_ref.engines.openspiel import (   # noqa: E402
     ACTION_OF_CARD, CARD_OF_ACTION, OpenSpielEngine, check_card_mapping, openspiel_parameters,
 )
+from hearts_ref.conformance.shrink import Budget   # noqa: E402
+
+SHRINK = Budget(seconds=None, replays=300)   # counted in games replayed: the same shrink on any machine
 
 OPENSPIEL = Rules.preset("openspiel")
 
@@ -103,7 +106,7 @@ def test_parameters_and_declared_limits():
 def test_openspiel_agrees_with_the_reference_under_its_own_rules(changes):
     """Every observable at every step, all policies and pass directions, negative checks too."""
     report = run_differential(OpenSpielEngine, Rules.preset("openspiel", **changes), 60, 7, negative_games=12,
-                              shrink_budget=2)
+                              shrink_budget=SHRINK)
     counts = report.summary()["counts"]
     assert counts["passed"] == 72, [c.reason for c in report.cases if c.status != "passed"][:3]
     assert report.checks["FOLLOW-SUIT"][0] > 0 and report.checks["LEAD-HEARTS"][0] > 0
@@ -112,7 +115,7 @@ def test_openspiel_agrees_with_the_reference_under_its_own_rules(changes):
 def test_openspiel_must_break_hearts_false_is_reported_as_break_discard():
     """OpenSpiel shows hearts broken from the deal when they need no breaking; the reference does not."""
     report = run_differential(OpenSpielEngine, Rules.preset("openspiel", must_break_hearts=False), 12, 1,
-                              shrink_budget=2, spec="openspiel")
+                              shrink_budget=SHRINK, spec="openspiel")
     failed = [c for c in report.cases if c.status == "failed"]
     assert len(failed) == 12 and {c.rule_ids[0] for c in failed} == {"BREAK-DISCARD"}
     repro = failed[0].details["reproduction"]
@@ -124,7 +127,7 @@ def test_openspiel_must_break_hearts_false_is_reported_as_break_discard():
 def test_openspiel_playing_other_rules_is_judged_with_rule_ids():
     """OpenSpiel asked for qs_breaks_hearts but playing without it: BREAK-QUEEN, shrunk to one round."""
     report = run_differential(lambda: OpenSpielEngine(qs_breaks_hearts=False), OPENSPIEL, 12, 2,
-                              shrink_budget=3)
+                              shrink_budget=SHRINK)
     failed = [c for c in report.cases if c.status == "failed"]
     assert failed and all(c.rule_ids[0] == "BREAK-QUEEN" for c in failed)
     assert failed[0].details["reproduction"]["rounds"] == 1

@@ -17,8 +17,13 @@ import pytest
 from hearts_ref.cli import main
 from hearts_ref.spec import load_rules
 from tests.engines.planted import MORE_PLANTED, PLANTED
+from tests.engines.planted_turns import DEALING, TURNS
 
 ALL = list(PLANTED.items()) + list(MORE_PLANTED.items())
+# Bugs of whose turn it is (plays out of turn, passes in another order) and of engines that deal for themselves:
+# each with the rules under which the runner can see it (a removed card needs a game with removed cards).
+OTHERS = [(engine, rule, ()) for engine, rule in TURNS.items()] + [
+    (engine, rule, ("--set", "players=6") if rule == "DECK-REMOVED" else ()) for engine, rule in DEALING.items()]
 
 
 def _conform(capsys, *argv: str) -> tuple[int, dict]:
@@ -38,8 +43,31 @@ def test_a_planted_bug_is_found_and_the_first_rule_named_is_its_rule(engine, rul
     assert code == 1 and findings, f"{engine.__name__} not found"
     assert findings[0]["rule_id"] == rule_id, findings
     assert report["summary"]["counts"]["error"] == 0   # a bug in the rules is a finding, not an engine failure
+    assert report["summary"]["counts"]["flaky"] == 0   # it fails the same way on every replay
     named = {f["rule_id"] for f in findings}
     assert rule_id in named and len(named) <= 2, findings   # at most one other reading of an ambiguous position
+
+
+@pytest.mark.parametrize("engine, rule_id, rules", OTHERS, ids=[engine.__name__ for engine, _, _ in OTHERS])
+def test_a_planted_bug_of_turns_or_deals_is_found_and_named_first(engine, rule_id, rules, capsys):
+    code, report = _conform(capsys, "--engine", f"python:tests.engines.planted_turns:{engine.__name__}", *rules)
+    findings = [f for f in report["summary"]["findings"] if not f["expected"]]
+    assert code == 1 and findings, f"{engine.__name__} not found"
+    assert findings[0]["rule_id"] == rule_id and {f["rule_id"] for f in findings} == {rule_id}, findings
+    assert report["summary"]["counts"]["error"] == 0
+
+
+def test_an_engine_that_deals_for_itself_is_judged_on_its_own_deals_in_process_and_over_stdio(capsys):
+    """The reference shuffling for itself: no finding; the vectors and perft (which need given hands) skipped, and
+    the report says the deals were the engine's own."""
+    for spec in ("python:tests.engines.planted_turns:ShufflingReference",
+                 f"{sys.executable} -m hearts_ref serve --engine python:tests.engines.planted_turns:ShufflingReference"):
+        code, report = _conform(capsys, "--engine", spec, "--games", "12")
+        assert code == 0 and report["summary"]["findings"] == [], report["summary"]
+        assert report["engine"]["capabilities"]["deals"] is True
+        assert report["steps"]["vectors"]["status"] == report["steps"]["perft"]["status"] == "skipped"
+        assert "every deal is the engine's own" in report["steps"]["differential"]["note"]
+        assert report["summary"]["counts"]["passed"] == len(report["cases"]) == 15
 
 
 def test_no_finding_on_the_reference_served_over_stdio(capsys):
@@ -47,6 +75,8 @@ def test_no_finding_on_the_reference_served_over_stdio(capsys):
     assert report["summary"]["findings"] == [] and code == 0
     counts = report["summary"]["counts"]
     assert counts["failed"] == counts["error"] == 0 and counts["passed"] == len(report["cases"])
+    assert report["engine"]["capabilities"]["play_seat"] is True   # so plays out of turn were offered, and refused
+    assert report["checks"]["TRICK-ORDER"][0] > 0 and report["checks"]["TRICK-ORDER"][1] == 0
 
 
 def test_no_finding_on_openspiel_under_its_preset(capsys):

@@ -43,7 +43,7 @@ def test_hello_names_the_engine_its_protocol_and_capabilities():
     reply = ask(Server(ReferenceEngine()), {"seq": 0, "cmd": "hello", "protocol": 1})
     assert reply == {"seq": 0, "ok": True, "protocol": 1, "name": "hearts-ref", "version": "0.1.0",
                      "capabilities": {"multi_round": True, "passing": True, "unsupported": {},
-                                      "known_deviations": []}}
+                                      "known_deviations": [], "deals": False, "play_seat": True}}
 
 
 def test_step_replies_carry_the_observation_and_the_next_legal_set():
@@ -209,8 +209,11 @@ def recorded_session() -> list[tuple[dict, dict]]:
             seat = reply["observation"]["to_move"]
             reply = send({"cmd": "pass", "seat": seat, "cards": cards_to_wire(CardSet(rng.sample(list(hands[seat]), 3)))})
         send({"cmd": "play", "card": "AH" if "AH" not in reply["legal"] else "2C"})     # refused: illegal
+        to_move = reply["observation"]["to_move"]
+        send({"cmd": "play", "card": reply["legal"][0], "seat": (to_move + 1) % 4})      # refused: out of turn
         while reply["observation"]["phase"] == "play":
-            reply = send({"cmd": "play", "card": rng.choice(reply["legal"])})
+            seat = reply["observation"]["to_move"] if len(pairs) % 2 else None        # the seat named, or not
+            reply = send({"cmd": "play", "card": rng.choice(reply["legal"])} | ({"seat": seat} if seat is not None else {}))
     send({"cmd": "legal"})
     send({"cmd": "observe"})
     send({"cmd": "new_game", "rules": rules.to_dict() | {"moon": "double"}})            # refused: bad-request
@@ -232,6 +235,24 @@ def test_every_message_of_a_whole_session_matches_its_schema():
         validators[f"reply.{name}.schema.json"].validate(reply)
         kinds.add(name if name != "error" else reply["error"]["kind"])
     assert kinds == {"hello", "step", "illegal", "legal", "observe", "bad-request", "quit"}
+
+
+def test_an_engine_that_deals_answers_start_round_without_hands_as_the_schemas_say():
+    from tests.engines.planted_turns import ShufflingReference
+    registry, loaded = schemas()
+    validators = {name: jsonschema.Draft202012Validator(schema, registry=registry) for name, schema in loaded.items()}
+    server = Server(ShufflingReference())
+    hello = ask(server, {"seq": 0, "cmd": "hello", "protocol": 1})
+    assert hello["capabilities"]["deals"] is True
+    ask(server, {"seq": 1, "cmd": "new_game", "rules": Rules().to_dict()})
+    command = {"seq": 2, "cmd": "start_round", "direction": "left"}
+    reply = ask(server, command)
+    validators["command.start_round.schema.json"].validate(command)
+    validators["reply.step.schema.json"].validate(reply)
+    hands = [CardSet.parse(" ".join(hand)) for hand in reply["hands"]]
+    assert sorted(map(len, hands)) == [13] * 4 and reply["observation"]["phase"] == "pass"
+    refused = ask(started(), {"seq": 3, "cmd": "start_round", "direction": "none"})   # the reference does not deal
+    assert refused["error"]["kind"] == "bad-request" and "hands" in refused["error"]["message"]
 
 
 def test_the_schemas_reject_what_the_protocol_forbids():

@@ -12,7 +12,7 @@ from minimal_engine import MinimalEngine
 class QueenBreaksHearts(MinimalEngine):
     name = "queen-breaks-hearts"
 
-    def play(self, card):
-        super().play(card)
+    def play(self, card, seat=None):
+        super().play(card, seat)
         if str(card) == "QS" and self.phase == "play":
             self.broken = True

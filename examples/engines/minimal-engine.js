@@ -97,8 +97,9 @@ function refusal(card) {
   return "FIRST-NO-POINTS";
 }
 
-function play(card) {
+function play(card, seat) {
   if (game.phase !== "play") throw illegal(`no card can be played in the ${game.phase} phase`, "TRICK-ORDER");
+  if (seat !== undefined && seat !== game.toMove) throw illegal(`seat ${seat} may not play: it is seat ${game.toMove}'s turn`, "TRICK-ORDER");
   if (!legal().includes(card)) throw illegal(`${card} may not be played`, refusal(card));
   game.hands[game.toMove] = game.hands[game.toMove].filter((c) => c !== card);
   if (suit(card) === "H" && game.trick.length && suit(game.trick[0]) !== "H") game.broken = true;  // BREAK-DISCARD
@@ -147,11 +148,11 @@ function answer(request) {
     case "hello":
       if (request.protocol !== 1) throw new Refusal("unsupported", `protocol ${request.protocol}; this engine speaks 1`);
       return { protocol: 1, name: "minimal-js", version: "1.0",
-               capabilities: { multi_round: true, passing: true, unsupported: {}, known_deviations: [] } };
+               capabilities: { multi_round: true, passing: true, unsupported: {}, known_deviations: [], play_seat: true } };
     case "new_game": newGame(request.rules); return step();
     case "start_round": startRound(request.hands, request.direction); return step();
     case "pass": passCards(request.seat, request.cards); return step();
-    case "play": play(request.card); return step();
+    case "play": play(request.card, request.seat); return step();
     case "legal": return { legal: step().legal };
     case "observe": return { observation: observation() };
     case "quit": return {};

@@ -109,10 +109,12 @@ class MinimalEngine:
     def legal_plays(self):
         return CardSet(self.legal()) if self.phase == "play" else CardSet()
 
-    def play(self, card):
+    def play(self, card, seat=None):
         card = str(card)
         if self.phase != "play":
             raise EngineRejection(f"no card can be played in the {self.phase} phase", "TRICK-ORDER")
+        if seat is not None and seat != self.to_move:
+            raise EngineRejection(f"seat {seat} may not play: it is seat {self.to_move}'s turn", "TRICK-ORDER")
         if card not in self.legal():
             rule = self.refusal(card)
             raise EngineRejection(f"{card} may not be played", rule)

@@ -21,6 +21,12 @@ With ``stop_at_first`` the game ends at its first finding. An engine failure (a 
 crash, a reply that is not an observation) ends the game as an error; an ``unsupported``
 reply ends it as declined.
 
+An engine that deals for itself (``Capabilities.deals``) is sent each round's direction and no
+hands; the hands it reports are checked (DEAL-HANDS, DECK-REMOVED: a deal the rules forbid is
+an ``illegal-deal`` finding, and the game ends there), given to the decider as the round's
+deal, and played on the reference. Its plays are sent one at a time (a departure from a
+forecast would replay the game, and the engine would deal other hands).
+
 >>> from hearts_ref.engine import ReferenceEngine
 >>> from hearts_ref.variants import Rules
 >>> from hearts_ref.conformance.script import ListSource, ScriptDecider
@@ -40,6 +46,7 @@ from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, restart_engine
+from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.round import RoundState
 from hearts_ref.scoring import card_points
@@ -85,8 +92,9 @@ class _Table:
     def __init__(self, engine: Engine, rules: Rules, decider: Decider, negative: Any, stop_at_first: bool,
                  max_steps: int | None):
         self.engine, self.rules, self.decider, self.negative = engine, rules, decider, negative
+        self.engine_deals = _deals(engine)
         forecasts = negative is None and callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
-        self.link = link_for(engine, lookahead=forecasts)
+        self.link = link_for(engine, lookahead=forecasts and not self.engine_deals)
         self.stop_at_first = stop_at_first
         self.limit = max_steps if max_steps is not None else 1 << 62
         self.game = Game.new(rules)
@@ -136,14 +144,13 @@ class _Table:
         """DEAL-HANDS: the round's hands to both sides; PASS-CYCLE: with the direction the decider chose."""
         decider = self.decider
         decider.round_starts.append(len(decider.script))
-        hands = decider.deal(self.rules, number)
-        direction = decider.direction(self.rules, number)
-        self.game = self.game.deal_round(hands, direction=direction)
-        new_round = getattr(decider, "new_round", None)
-        if new_round is not None:
-            new_round(self.game)
-        self.number, self.state, self.hands_known = number, self.game.round, True
-        self._last = self.game.results[-1].score.scores if self.game.results else None
+        self.number = number
+        if self.engine_deals:   # the direction first: the engine deals when it is sent
+            hands, direction = None, decider.direction(self.rules, number)
+        else:
+            hands = decider.deal(self.rules, number)
+            direction = decider.direction(self.rules, number)
+            self.begin_round(hands, direction)
         self.step += 1
         where = {"round": number, "action": "deal", "direction": direction}
         try:
@@ -155,13 +162,47 @@ class _Table:
             return self.declined(error)
         except ENGINE_ERRORS as error:
             return self.failed(where, refused_deal_rules(self.rules), failure_message("start_round()", error))
+        if self.engine_deals:
+            stopped = self.engine_deal(where, direction)
+            if stopped:
+                return stopped
         facts = StepFacts("deal", None, self.state, self.game, previous=self.seen)
         return self.judge(facts, reference_observation(self.game, self.state), actual, where)
 
+    def begin_round(self, hands: tuple[CardSet, ...], direction: str) -> None:
+        """The reference's round dealt with ``hands`` (checked: DEAL-HANDS, DECK-REMOVED), and the decider told."""
+        self.game = self.game.deal_round(hands, direction=direction)
+        new_round = getattr(self.decider, "new_round", None)
+        if new_round is not None:
+            new_round(self.game)
+        self.state, self.hands_known = self.game.round, True
+        self._last = self.game.results[-1].score.scores if self.game.results else None
+
+    def engine_deal(self, where: dict[str, Any], direction: str) -> str | None:
+        """DEAL-HANDS, DECK-REMOVED: the hands an engine that deals for itself reports, checked and played."""
+        hands = self.link.dealt
+        if not isinstance(hands, (tuple, list)) or not all(isinstance(hand, CardSet) for hand in hands):
+            return self.failed(where, ("DEAL-HANDS",), f"start_round() of an engine that deals returned "
+                                                       f"{type(hands).__name__}, not the hands it dealt")
+        where["hands"] = [str(hand) for hand in hands]
+        try:
+            self.begin_round(tuple(hands), direction)
+        except HeartsError as error:
+            rule = getattr(error, "rule_id", None) or str(error).split(":", 1)[0]
+            self.record(Deviation("illegal-deal", (rule,), self.step, where,
+                                  message=f"the engine dealt hands the rules forbid: {error}"))
+            return "the engine dealt hands the rules forbid: its game left the reference's"
+        taken = getattr(self.decider, "take_deal", None)
+        if taken is not None:
+            taken(self.rules, tuple(hands))
+        return None
+
     def passes(self) -> str | None:
-        """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards; they change hands once all have."""
+        """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards, in the order the decider picks (seats
+        choose in any order); they change hands once all have."""
+        passer = getattr(self.decider, "passer", None)
         while self.state.passing:
-            stopped = self.pass_cards(self.state.to_move)
+            stopped = self.pass_cards(passer(self.state) if passer is not None else self.state.to_move)
             if stopped:
                 return stopped
         return None
@@ -235,7 +276,7 @@ class _Table:
         card, after = (self.forecast and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
         while True:
             try:
-                actual = self.link.play(card)
+                actual = self.link.play(card, state.to_play)
                 break
             except EngineRejection as error:
                 stopped = self.record(Deviation(
@@ -385,6 +426,14 @@ class _Table:
                        negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
                        self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
                        reference)
+
+
+def _deals(engine: Engine) -> bool:
+    """Whether the engine deals for itself (its capabilities say so; an engine that cannot say does not)."""
+    try:
+        return bool(getattr(engine.capabilities(), "deals", False))
+    except ENGINE_ERRORS:
+        return False
 
 
 def _where(state: RoundState, card: Card | None, number: int) -> dict[str, Any]:

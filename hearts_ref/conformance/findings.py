@@ -23,9 +23,10 @@ __all__ = ["Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_mess
 
 # What a finding can be: a difference in what the engine shows, in its legal set, a legal move
 # it refused; in negative checks an illegal move accepted, refused citing another rule, or
-# refused with a change of state. An engine failure (timeout, crash …) is an error, not a finding.
+# refused with a change of state; from an engine that deals for itself, a deal the rules forbid.
+# An engine failure (timeout, crash …) is an error, not a finding.
 KINDS = ("observation", "legal-set", "rejected-legal", "accepted-illegal", "wrong-rule", "state-changed",
-         "engine-error")
+         "illegal-deal", "engine-error")
 
 
 class Difference(NamedTuple):

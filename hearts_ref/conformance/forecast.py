@@ -17,8 +17,9 @@ one at a time or together.
 >>> decider = PolicyDecider(make_policy("uniform", random.Random(1)))
 >>> state = start_round(Rules(), deal(Rules(), seed=1), direction="none")
 >>> forecast = Forecast(decider)
->>> len(forecast.make(state, state.legal)), forecast.next(state, state.legal)[0]
-(52, Card.parse('2C'))
+>>> plays = forecast.make(state, state.legal)
+>>> len(plays), plays[0], forecast.next(state, state.legal)[0]
+(52, (Card.parse('2C'), 3), Card.parse('2C'))
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ class Forecast:
     def __bool__(self) -> bool:
         return bool(self.plan)
 
-    def make(self, state: RoundState, allowed: int) -> list[Card]:
-        """Choose the plays from ``state`` to the end of the round, ``allowed`` the cards of the first; return them."""
+    def make(self, state: RoundState, allowed: int) -> list[tuple[Card, int]]:
+        """Choose the plays from ``state`` to the end of the round, ``allowed`` the cards of the first; return them,
+        each as its card and the seat that plays it."""
         decider = self.decider
         self.mark, self.made = decider.snapshot(), []
         plan = []
@@ -57,7 +59,7 @@ class Forecast:
                 break
             state, allowed = after, after.legal
         self.plan = deque(plan)
-        return [card for _, card, _ in plan]
+        return [(card, before.to_play) for before, card, _ in plan]
 
     def next(self, state: RoundState, allowed: int) -> tuple[Card, RoundState] | None:
         """The forecast play at ``state`` and the state after it, while the engine agrees (``allowed`` is the

@@ -1,6 +1,7 @@
 """A conformance report as JUnit XML, for CI systems: one testcase per case.
 
-Failures carry the deviation and the replay command; a case the engine failed (a timeout, a
+Failures carry the deviation and the replay command; a flaky case is a failure of type
+``flaky``, with the steps at which its replays failed; a case the engine failed (a timeout, a
 crash …) is an ``error`` typed by its verdict; skipped, expected-fail and abandoned
 cases are ``skipped`` with their reason. An engine that could not be started, and a run that
 was stopped before its end (``incomplete``), each add one testcase with an ``error``.
@@ -28,7 +29,7 @@ def junit_xml(report: Report, *, timings: bool = True) -> str:
     """
     counts = report.summary()["counts"]
     suite = ElementTree.Element("testsuite", {
-        "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"]),
+        "name": "hearts-ref conform", "tests": str(len(report.cases)), "failures": str(counts["failed"] + counts.get("flaky", 0)),
         "errors": str(counts["error"]), "skipped": str(counts["skipped"] + counts["expected-fail"] + counts["abandoned"]),
         "time": f"{report.seconds if timings else 0:.3f}"})
     for case in report.cases:
@@ -37,13 +38,14 @@ def junit_xml(report: Report, *, timings: bool = True) -> str:
             "classname": f"hearts-ref.{kind}", "name": name or case.id,
             "time": f"{case.seconds if timings else 0:.6f}"})
         rules = ", ".join(case.rule_ids)
-        if case.status == "failed":
+        if case.status in ("failed", "flaky"):   # a flaky finding is a deviation that does not always show
             failure = ElementTree.SubElement(element, "failure", {
                 "message": f"{rules}: {case.reason}" if rules else case.reason,
-                "type": case.rule_ids[0] if case.rule_ids else "error"})
+                "type": "flaky" if case.status == "flaky" else case.rule_ids[0] if case.rule_ids else "error"})
             repro = case.details.get("reproduction") or {}
             failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
-                                      | ({"replay": repro.get("command")} if repro else {}), indent=1)
+                                      | ({"replay": repro.get("command")} if repro else {})
+                                      | ({"replays": repro["replays"]} if "replays" in repro else {}), indent=1)
         elif case.status == "error":   # the engine failed: an error, not a deviation from a rule
             verdict = case.reason.split(":", 1)[0] if ":" in case.reason else "engine-error"
             error = ElementTree.SubElement(element, "error", {

@@ -1,7 +1,9 @@
 """The engine as the play loop sees it: one move in, its observation out; a round's plays sent ahead.
 
 :class:`EngineLink` turns each move of a differential game into the engine's calls: the
-move, then ``observe()``; ``legal()`` asks for the legal set before a play. Refusals
+move, then ``observe()``; ``legal()`` asks for the legal set before a play. A play names the
+seat that plays (TRICK-ORDER), passed on to an engine whose ``play`` takes it
+(:func:`~hearts_ref.engine.takes_seat`) and dropped for one written for ``play(card)``. Refusals
 (:class:`~hearts_ref.engine.EngineRejection`), declines and failures pass through as the
 engine raised them, for the play loop to judge.
 
@@ -21,6 +23,8 @@ accepted, and plays one move at a time for the rest of the game.
 >>> link.new_game(Rules())
 >>> link.deal(deal(Rules(), seed=7), "none").to_move, str(link.legal())
 (3, '2C')
+>>> link.play(Card.parse("2C"), 3).to_move
+0
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 
 from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
-from hearts_ref.engine import Engine, Observation
+from hearts_ref.engine import Engine, Observation, seated_play, takes_seat
 from hearts_ref.variants import Rules
 
 __all__ = ["EngineLink", "LookaheadLink", "ReplayMismatch", "link_for"]
@@ -56,14 +60,19 @@ class EngineLink:
 
     def __init__(self, engine: Engine):
         self.engine = engine
+        self.seated = takes_seat(engine)       # whether the engine is told who plays
+        self._play = seated_play(engine)
 
     def new_game(self, rules: Rules) -> None:
         self.engine.new_game(rules)
 
-    def deal(self, hands: Sequence[CardSet], direction: str) -> Observation:
-        """DEAL-HANDS, PASS-CYCLE: start the round with these hands and this pass direction."""
-        self.engine.start_round(hands, direction)
+    def deal(self, hands: Sequence[CardSet] | None, direction: str) -> Observation:
+        """DEAL-HANDS, PASS-CYCLE: start the round with these hands and this pass direction (see :meth:`dealt`)."""
+        self.dealt = self.engine.start_round(hands, direction)
         return self.engine.observe()
+
+    dealt: Any = None
+    """What the engine's ``start_round`` returned last: the hands it dealt, from an engine that deals for itself."""
 
     def pass_cards(self, seat: int, cards: CardSet) -> Observation:
         """PASS-COUNT: ``seat`` chooses these three cards."""
@@ -74,12 +83,12 @@ class EngineLink:
         """The engine's legal set for the seat to move (whatever it returns: the loop checks it)."""
         return self.engine.legal_plays()
 
-    def play(self, card: Card) -> Observation:
-        """The seat to move plays ``card``."""
-        self.engine.play(card)
+    def play(self, card: Card, seat: int) -> Observation:
+        """``seat``, the seat to move, plays ``card``."""
+        self._play(card, seat)
         return self.engine.observe()
 
-    def send_ahead(self, cards: Sequence[Card]) -> None:
+    def send_ahead(self, plays: Sequence[tuple[Card, int]]) -> None:
         """Nothing to do: this link plays one move at a time."""
 
 
@@ -90,7 +99,7 @@ class LookaheadLink(EngineLink):
         super().__init__(engine)
         self.lookahead = True
         self.moves: list[tuple[str, Any]] = []      # every move the engine took since new_game
-        self.ahead: deque[tuple[Card, Any]] = deque()   # forecast plays and the engine's replies
+        self.ahead: deque[tuple[tuple[Card, int], Any]] = deque()   # forecast plays (card, seat) and the replies
         self.last: Any = None                       # the reply of the play just taken from the batch
 
     def new_game(self, rules: Rules) -> None:
@@ -100,10 +109,10 @@ class LookaheadLink(EngineLink):
         self.moves = [("new_game", rules)]
         self.engine.new_game(rules)
 
-    def deal(self, hands: Sequence[CardSet], direction: str) -> Observation:
+    def deal(self, hands: Sequence[CardSet] | None, direction: str) -> Observation:
         self._back_in_step()
         observation = super().deal(hands, direction)
-        self.moves.append(("deal", (tuple(hands), direction)))
+        self.moves.append(("deal", (None if hands is None else tuple(hands), direction)))
         return observation
 
     def pass_cards(self, seat: int, cards: CardSet) -> Observation:
@@ -117,30 +126,36 @@ class LookaheadLink(EngineLink):
             return self.last.legal
         return self.engine.legal_plays()
 
-    def send_ahead(self, cards: Sequence[Card]) -> None:
-        """Send ``cards`` (the forecast of the round's plays) in one go; their replies wait for the loop."""
-        if not self.lookahead or self.ahead or not cards:
+    def send_ahead(self, plays: Sequence[tuple[Card, int]]) -> None:
+        """Send ``plays`` (the round's forecast plays: card and seat) in one go; their replies wait for the loop."""
+        if not self.lookahead or self.ahead or not plays:
             return
         try:
-            outcomes: list[Any] = list(self.engine.play_many(list(cards)))
+            outcomes: list[Any] = list(self._play_many(list(plays)))
         except Exception as error:   # the failure belongs to the first play: the loop judges it there
             outcomes = [error]
-        self.ahead = deque(zip(cards, outcomes))
+        self.ahead = deque(zip(plays, outcomes))
 
-    def play(self, card: Card) -> Observation:
+    def _play_many(self, plays: list[tuple[Card, int]]) -> Any:
+        cards = [card for card, _ in plays]
+        if not self.seated:
+            return self.engine.play_many(cards)
+        return self.engine.play_many(cards, [seat for _, seat in plays])
+
+    def play(self, card: Card, seat: int) -> Observation:
         if self.ahead:
             forecast, outcome = self.ahead.popleft()
-            if forecast == card:
+            if forecast == (card, seat):
                 if isinstance(outcome, BaseException):
                     self.last = None
                     raise outcome
                 self.last = outcome
-                self.moves.append(("play", card))
+                self.moves.append(("play", forecast))
                 return outcome.observation
             self._replay()   # the game departed from the forecast: the engine has been sent other plays
         self.last = None
-        observation = super().play(card)
-        self.moves.append(("play", card))
+        observation = super().play(card, seat)
+        self.moves.append(("play", (card, seat)))
         return observation
 
     def _back_in_step(self) -> None:
@@ -155,7 +170,7 @@ class LookaheadLink(EngineLink):
         self.last = None
         self.lookahead = False
         engine = self.engine
-        plays: list[Card] = []
+        plays: list[tuple[Card, int]] = []
         for kind, move in self.moves:
             if kind != "play" and plays:
                 self._replay_plays(plays)
@@ -171,8 +186,8 @@ class LookaheadLink(EngineLink):
         if plays:
             self._replay_plays(plays)
 
-    def _replay_plays(self, plays: list[Card]) -> None:
-        for card, outcome in zip(plays, self.engine.play_many(plays)):
+    def _replay_plays(self, plays: list[tuple[Card, int]]) -> None:
+        for (card, _), outcome in zip(plays, self._play_many(plays)):
             if isinstance(outcome, BaseException):
                 raise ReplayMismatch(f"replaying the game, the engine refused {card}, which it had taken "
                                      f"before: {outcome}")

@@ -5,9 +5,13 @@ cards the reference forbids, one kind of rule at a time: a card of another suit 
 the hand holds the suit led (FOLLOW-SUIT), a heart led before hearts are broken
 (LEAD-HEARTS), a point card on the first trick (FIRST-NO-POINTS), another opening lead
 (LEAD-OPEN), a heart discarded under seed 003's literal rule (FOLLOW-VOID), a card the
-seat does not hold (TRICK-ORDER); and passes of a card not held or of two cards
-(PASS-COUNT), and of a card another seat has already chosen to pass to this one, which it
-cannot hold before every seat has chosen (PASS-SIMULTANEOUS). Each must raise
+seat does not hold, and a card played by a seat that is not to move (TRICK-ORDER; offered
+to an engine whose ``play`` is told the seat, :func:`~hearts_ref.engine.takes_seat`). And
+before each seat chooses its pass, whichever seats have chosen before it (the runner varies
+the order): passes by that seat of a card not held or of two cards (PASS-COUNT), and of a
+card another seat has already chosen to pass to it, which it cannot hold before every seat
+has chosen (PASS-SIMULTANEOUS); and a second choice by a seat that has chosen already
+(PASS-SIMULTANEOUS). Each must raise
 :class:`~hearts_ref.engine.EngineRejection`, and the engine's observation and legal plays
 must be what they were.
 
@@ -26,7 +30,7 @@ from typing import Any
 
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet, bits_of
-from hearts_ref.engine import Engine, EngineRejection, Observation
+from hearts_ref.engine import Engine, EngineRejection, Observation, seated_play, takes_seat
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays, rejecting_rule
 from hearts_ref.round import RoundState
@@ -41,6 +45,11 @@ NEGATIVE_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FIRST-NO-POINTS", 
                   "PASS-COUNT", "PASS-SIMULTANEOUS")
 
 
+def _never_astray(cited: str) -> bool:
+    """No rule an engine cites says its hands are astray (a pass, a play by another seat than the one to move)."""
+    return False
+
+
 class NegativeChecks:
     """Offers illegal moves during a game, at most ``per_round`` of each rule per round."""
 
@@ -49,8 +58,8 @@ class NegativeChecks:
         self.counts: dict[str, list[int]] = {}
         self._used: dict[tuple[int, str], int] = {}
 
-    def _budget(self, number: int, rule: str) -> bool:
-        return self._used.get((number, rule), 0) < self.per_round
+    def _budget(self, number: int, key: str) -> bool:
+        return self._used.get((number, key), 0) < self.per_round
 
     def before_play(self, engine: Engine, state: RoundState, seen: Observation, legal: int, step: int,
                     number: int) -> list[Deviation]:
@@ -71,16 +80,24 @@ class NegativeChecks:
                 groups[rule] = groups.get(rule, 0) | 1 << index
         if self._budget(number, "TRICK-ORDER"):
             groups["TRICK-ORDER"] = rules.deck_mask & ~hand & ~legal   # cards held by others or played
-        found = []
+        play = seated_play(engine)
+        offers = []
         for rule, mask in groups.items():
-            if not mask:
-                continue
-            index = nth_card(mask, (step * 7919 + len(rule)) % mask.bit_count())
-            where = {"round": number, "action": "illegal-play", "trick": len(state.tricks) + 1, "seat": seat,
+            if mask:
+                index = nth_card(mask, (step * 7919 + len(rule)) % mask.bit_count())
+                offers.append((rule, rule, seat, index))
+        other = _out_of_turn(state, step) if takes_seat(engine) and self._budget(number, _OUT_OF_TURN) else None
+        if other is not None:
+            offers.append(("TRICK-ORDER", _OUT_OF_TURN) + other)
+        found = []
+        for rule, key, by, index in offers:
+            where = {"round": number, "action": "illegal-play", "trick": len(state.tricks) + 1, "seat": by,
                      "card": str(CARDS[index])}
+            if by != seat:
+                where["to_move"] = seat
+            astray = (lambda cited, i=index: astray_citation(state, i, cited, legal)) if by == seat else _never_astray
             finding = self._offer(engine, rule, (rule,), seen, legal, step, where,
-                                  lambda i=index: engine.play(CARDS[i]),
-                                  lambda cited, i=index: astray_citation(state, i, cited, legal))
+                                  lambda i=index, b=by: play(CARDS[i], b), astray, key)
             if finding is not None:
                 found.append(finding)
                 if finding.kind != "wrong-rule":
@@ -89,24 +106,33 @@ class NegativeChecks:
 
     def before_pass(self, engine: Engine, state: RoundState, seat: int, seen: Observation, step: int,
                     number: int) -> list[Deviation]:
-        """PASS-COUNT: a pass of a card the seat does not hold, and of two cards; PASS-SIMULTANEOUS: of a
-        card another seat has already chosen to pass to this one."""
+        """Before ``seat`` chooses, whoever has chosen already: PASS-COUNT, a pass by ``seat`` of a card it does
+        not hold, and of two cards; PASS-SIMULTANEOUS, of a card another seat has already chosen to pass to it,
+        and a second choice by a seat that has chosen (each seat's budget its own)."""
         hand = state.hands[seat]
         own = list(bits_of(hand))
         foreign = nth_card(state.rules.deck_mask & ~hand, step % (state.rules.deck_mask & ~hand).bit_count())
-        offers: list[tuple[str, tuple[int, ...]]] = []
-        if self._budget(number, "PASS-COUNT"):
-            offers += [("PASS-COUNT", (own[0], own[1], foreign)), ("PASS-COUNT", (own[0], own[1]))]
+        offers: list[tuple[str, str, int, tuple[int, ...]]] = []   # (rule, budget, seat, cards)
+        if self._budget(number, f"PASS-COUNT/{seat}"):
+            offers += [("PASS-COUNT", f"PASS-COUNT/{seat}", seat, (own[0], own[1], foreign)),
+                       ("PASS-COUNT", f"PASS-COUNT/{seat}", seat, (own[0], own[1]))]
         received = _received_early(state, seat)
-        if received and self._budget(number, "PASS-SIMULTANEOUS"):
-            offers.append(("PASS-SIMULTANEOUS", (own[0], own[1], nth_card(received, step % received.bit_count()))))
+        if received and self._budget(number, f"PASS-SIMULTANEOUS/{seat}"):
+            offers.append(("PASS-SIMULTANEOUS", f"PASS-SIMULTANEOUS/{seat}", seat,
+                           (own[0], own[1], nth_card(received, step % received.bit_count()))))
+        chosen_already = [s for s, given in enumerate(state.passes) if given]
+        if chosen_already and self._budget(number, _CHOOSES_AGAIN):
+            again = chosen_already[step % len(chosen_already)]
+            offers.append(("PASS-SIMULTANEOUS", _CHOOSES_AGAIN, again, _another_pass(state, again, step)))
         found = []
-        for rule, cards in offers:
+        for rule, key, by, cards in offers:
             chosen = CardSet(CARDS[i] for i in cards)
-            forbidding = accepted_pass_rules(state, seat, chosen.mask)
-            where = {"round": number, "action": "illegal-pass", "seat": seat, "cards": str(chosen)}
+            forbidding = accepted_pass_rules(state, by, chosen.mask)
+            where = {"round": number, "action": "illegal-pass", "seat": by, "cards": str(chosen)}
+            if by != seat:
+                where["chose"] = str(CardSet.from_mask(state.passes[by]))
             finding = self._offer(engine, rule, forbidding, seen, 0, step, where,
-                                  lambda c=chosen: engine.pass_cards(seat, c))
+                                  lambda c=chosen, b=by: engine.pass_cards(b, c), key=key)
             if finding is not None:
                 found.append(finding)
                 if finding.kind != "wrong-rule":
@@ -115,13 +141,15 @@ class NegativeChecks:
 
     def _offer(self, engine: Engine, rule: str, forbidding: tuple[str, ...], seen: Observation, legal: int,
                step: int, where: dict[str, Any], move: Callable[[], None],
-               astray: Callable[[str], bool] = lambda cited: False) -> Deviation | None:
+               astray: Callable[[str], bool] = _never_astray, key: str | None = None) -> Deviation | None:
         """Offer one illegal move, forbidden by ``forbidding`` (cause first); return a finding unless it was refused well.
 
         ``astray(cited)``: whether the rule the engine cited says its hands are not the reference's.
+        ``key``: the budget the offer counts against (by default its rule's).
         """
         number = where["round"]
-        self._used[(number, rule)] = self._used.get((number, rule), 0) + 1
+        key = key or rule
+        self._used[(number, key)] = self._used.get((number, key), 0) + 1
         tally = self.counts.setdefault(rule, [0, 0, 0])
         try:
             move()
@@ -164,6 +192,29 @@ class NegativeChecks:
         tally[0] += 1
         tally[2] += cited_right
         return None
+
+
+_OUT_OF_TURN = "TRICK-ORDER/out-of-turn"       # the budget of plays by a seat that is not to move
+_CHOOSES_AGAIN = "PASS-SIMULTANEOUS/again"     # the budget of second choices by a seat that has chosen
+
+
+def _out_of_turn(state: RoundState, step: int) -> tuple[int, int] | None:
+    """TRICK-ORDER: a seat that is not to move, and a card it could play if it were to move (so that only the turn
+    is wrong); None when no other seat could (the opening lead: only the holder of the lowest club has one)."""
+    n = state.rules.players
+    for k in range(n - 1):
+        seat = (state.to_play + 1 + (step + k) % (n - 1)) % n
+        cards = legal_plays(state.hands[seat], state.context, state.rules)
+        if cards:
+            return seat, nth_card(cards, step % cards.bit_count())
+    return None
+
+
+def _another_pass(state: RoundState, seat: int, step: int) -> tuple[int, ...]:
+    """PASS-SIMULTANEOUS: three cards of ``seat``'s hand it did not choose (it has chosen already)."""
+    left = state.hands[seat] & ~state.passes[seat]
+    first = step % (left.bit_count() - 2)
+    return tuple(nth_card(left, first + k) for k in range(3))
 
 
 def _received_early(state: RoundState, seat: int) -> int:

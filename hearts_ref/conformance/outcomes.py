@@ -9,7 +9,10 @@ undeclared finding, *expected-fail* if every finding was declared.
 Each distinct finding of a campaign (its kind and its rule, not declared) gets one
 reproduction, in the first case that shows it: a small game in which it is the first
 difference (:func:`~hearts_ref.conformance.shrink.shrink_game`), with the one-line command
-that replays it. The other cases point at that one (``same_finding_as``).
+that replays it. The other cases point at that one (``same_finding_as``). Before it is
+reported, each reproduction is replayed three times on a fresh engine: a finding that does not
+fail the same way (the same finding at the same step) every time is *flaky*, with the step
+at which each replay failed; a case whose findings are all flaky has the status ``flaky``.
 
 >>> from hearts_ref.conformance.findings import GameRun
 >>> game_case("differential/uniform/0", "differential", GameRun([], [], 53, 1), (), 0.1, {}).status
@@ -23,13 +26,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.engine import Engine
+from hearts_ref.engines.failures import restart_engine
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.report import Case
 from hearts_ref.conformance.script import CASE_FORMAT, encode_case
-from hearts_ref.conformance.shrink import Shrunk, shrink_game, transcript
+from hearts_ref.conformance.shrink import Budget, Shrunk, shrink_game, transcript
+from hearts_ref.conformance.suite_steps import close_engine
 
-__all__ = ["game_case", "declared", "reproduce", "reproduction", "replay_command", "case_of"]
+__all__ = ["game_case", "declared", "reproduce", "reproduction", "replayed", "replay_command", "case_of", "REPLAYS"]
+
+REPLAYS = 3   # times each reproduction is replayed, on a fresh engine, before it is reported
 
 
 def declared(case_id: str, finding: Deviation, known: Sequence[str]) -> bool:
@@ -73,11 +80,20 @@ def _open_items(case: Case, run: GameRun) -> list[tuple[dict[str, Any], Deviatio
     return items
 
 
-def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], *, budget: float,
-              max_shrinks: int, spec: str, time_left: Callable[[], float] | None = None) -> None:
-    """Give each distinct finding of these failing games one reproduction, shrunk within ``budget`` seconds
-    (at most ``max_shrinks`` of them, and within the time left); point the other cases at it."""
+def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], *, budget: float | Budget,
+              max_shrinks: int, spec: str, time_left: Callable[[], float] | None = None,
+              fresh: Callable[[], Engine] | None = None, replays: int = REPLAYS) -> None:
+    """Give each distinct finding of these failing games one reproduction, shrunk within ``budget`` (a
+    :class:`~hearts_ref.conformance.shrink.Budget`, or seconds; at most ``max_shrinks`` of them, and within
+    the time left); point the other cases at it.
+
+    Each reproduction is then replayed ``replays`` times, each on a fresh engine (made by
+    ``fresh``; without it ``engine``, restarted if it can be): a finding that does not fail
+    the same way every time is *flaky*, and so is each case whose findings all are.
+    """
+    budget = Budget.of(budget)
     first: dict[tuple[str, str], str] = {}
+    flaky: dict[tuple[str, str], bool] = {}
     for case, run, negative in games:
         case.details["replay"] = replay_command(spec, case_of(rules, list(run.script), negative))
         for entry, finding in _open_items(case, run):
@@ -86,8 +102,8 @@ def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, boo
                 entry["same_finding_as"] = first[signature]
                 continue
             first[signature] = case.id
-            allowed = budget if time_left is None else min(budget, time_left())
-            if len(first) <= max_shrinks and allowed > 0:
+            allowed = budget if time_left is None else budget.within(time_left())
+            if len(first) <= max_shrinks and not allowed.empty:
                 shrunk = shrink_game(engine, rules, run, negative=negative, budget=allowed, target=signature)
                 search = shrunk.to_dict()
             else:
@@ -96,12 +112,52 @@ def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, boo
             search |= {"original_choices": len(run.script), "original_steps": run.steps}
             entry["reproduction"] = reproduction(rules, list(shrunk.script), shrunk.run, negative=negative, spec=spec,
                                                  search=search, target=signature, first=shrunk.first)
+            if replays:
+                checked = replayed(engine, fresh, rules, entry["reproduction"], signature, times=replays)
+                entry["reproduction"]["replays"] = checked
+                flaky[signature] = not checked["same"]
         items = _open_items(case, run)
         shown = next((entry["reproduction"] for entry, _ in items if "reproduction" in entry), None)
         if shown is not None:
             case.details["reproduction"] = shown
         elif items:
             case.details["same_finding_as"] = items[0][0]["same_finding_as"]
+        for entry, finding in items:
+            if flaky.get(finding.signature()):
+                entry["flaky"] = True
+        if case.status == "failed" and items and all(flaky.get(f.signature()) for _, f in items if not f.is_error):
+            case.status = "flaky"
+            case.reason = f"flaky: {case.reason}"
+
+
+def replayed(engine: Engine, fresh: Callable[[], Engine] | None, rules: Rules, reproduced: dict[str, Any],
+             target: tuple[str, str], *, times: int = REPLAYS) -> dict[str, Any]:
+    """Replay a reproduction ``times`` times, each on a fresh engine; return where each failed and whether each
+    failed the same way: its finding ``target`` at the same step (first, when it is its game's first difference).
+
+    >>> from hearts_ref.engine import ReferenceEngine
+    >>> replayed(ReferenceEngine(), None, Rules(), {"case": case_of(Rules(), [], False), "steps": 5}, ("x", "y"),
+    ...          times=2)["same"]
+    False
+    """
+    from hearts_ref.conformance.runner import replay_case
+
+    case = reproduced["case"]
+    runs = []
+    for _ in range(times):
+        replaying, owned = (fresh(), True) if fresh is not None else (engine, False)
+        if not owned:
+            restart_engine(engine)
+        try:
+            _, run = replay_case(replaying, case)
+        finally:
+            if owned:
+                close_engine(replaying)
+        shown = run.finding(target) if "finding" in case else run.deviation
+        runs.append({"step": shown.step if shown is not None else None,
+                     "finding": list(shown.signature()) if shown is not None else None})
+    same = all(r["finding"] == list(target) and r["step"] == reproduced["steps"] for r in runs)
+    return {"times": times, "same": same, "runs": runs}
 
 
 def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: bool, spec: str,

@@ -38,7 +38,7 @@ from hearts_ref.game import Game
 from hearts_ref.round import PASS_SIZE, RoundState
 from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
-from hearts_ref.conformance.script import deal_code, direction_options, rank_in, subset_rank
+from hearts_ref.conformance.script import deal_code, direction_options, rank_in, subset_rank, waiting_seats
 
 __all__ = ["Policy", "POLICY_NAMES", "make_policy", "PolicyDecider"]
 
@@ -281,15 +281,23 @@ class PolicyDecider:
 
     The pass direction follows PASS-CYCLE, or with ``any_direction`` (for an engine that
     plays one round) the policy draws it; with ``passing=False`` (an engine without passing)
-    every round is dealt with direction "none".
+    every round is dealt with direction "none". Seats choose their passes in an order drawn
+    from the round's deal (:meth:`passer`), each the pass the policy chose for it in seat order.
+
+    ``engine_deals``: the engine deals for itself (its capabilities say so); the runner then
+    takes its hands (:meth:`take_deal`) and :meth:`deal` is not asked: a deal generator reads
+    this flag to know that the situations it would construct by dealing cannot be reached so.
     """
 
-    def __init__(self, policy: Policy, *, any_direction: bool = False, passing: bool = True):
+    def __init__(self, policy: Policy, *, any_direction: bool = False, passing: bool = True,
+                 engine_deals: bool = False):
         self.policy = policy
         self.any_direction = any_direction
         self.passing = passing
+        self.engine_deals = engine_deals
         self.script: list[int] = []
         self.round_starts: list[int] = []
+        self._passes: dict[int, int] = {}   # the round's passes, chosen in seat order, not yet made
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         hands = self.policy.deal(rules, number)
@@ -308,11 +316,31 @@ class PolicyDecider:
             self.script.append(options.index(chosen))
         return chosen
 
+    def take_deal(self, rules: Rules, hands: tuple[CardSet, ...]) -> None:
+        """DEAL-HANDS: the hands an engine that deals for itself dealt, recorded as the round's deal."""
+        self.script.extend(deal_code(rules, hands))
+
     def new_round(self, game: Game) -> None:
         self.policy.new_round(game)
+        self._passes = {}
+
+    def passer(self, state: RoundState) -> int:
+        """PASS-SIMULTANEOUS: the seat that chooses next, in an order drawn from the deal (not from the policy's
+        random numbers, so that each seat's pass is the one the policy chose for it)."""
+        waiting = waiting_seats(state)
+        if len(waiting) == 1:
+            return waiting[0]
+        if not self._passes and len(waiting) == state.rules.players:
+            self._passes = {seat: self.policy.choose_pass(state, seat) for seat in waiting}
+        mix = (state.dealt[0] * 0x9E3779B97F4A7C15 >> (8 * len(waiting) + 3)) ^ state.dealt[1]
+        k = mix % len(waiting)
+        self.script.append(k)
+        return waiting[k]
 
     def pass_cards(self, state: RoundState, seat: int) -> CardSet:
-        chosen = self.policy.choose_pass(state, seat)
+        chosen = self._passes.pop(seat, None)
+        if chosen is None:   # not planned (a pass chosen again after a refusal): drawn now
+            chosen = self.policy.choose_pass(state, seat)
         self.script.append(subset_rank(state.hands[seat], chosen))
         return CardSet.from_mask(chosen)
 

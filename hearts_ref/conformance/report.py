@@ -1,7 +1,8 @@
 """Conformance reports: every case with its outcome, as JSON, JUnit XML and a console table.
 
 A report (schema: ``spec/report.schema.json``) accounts for every case of a run: passed,
-failed, error (the engine failed: a timeout, a crash, a broken reply), skipped (with the
+failed, flaky (it failed, but its reproduction did not fail the same way on every replay: still
+a deviation), error (the engine failed: a timeout, a crash, a broken reply), skipped (with the
 reason), expected-fail (only deviations the engine declared in its capabilities),
 unexpected-pass (a declared deviation that did not show) or abandoned (not run: the engine
 failed the same way in too many games in a row; the reason says how). A failed case carries
@@ -32,12 +33,13 @@ from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.errors import RecordError
 from hearts_ref.conformance.tally import distinct_findings, rule_table
 
-__all__ = ["Case", "Report", "STATUSES", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
+__all__ = ["Case", "Report", "STATUSES", "FAILING", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
            "console_summary", "rule_table"]
 
 REPORT_FORMAT = "hearts-ref-conform-report"
 REPORT_VERSION = 1
-STATUSES = ("passed", "failed", "error", "skipped", "expected-fail", "unexpected-pass", "abandoned")
+STATUSES = ("passed", "failed", "flaky", "error", "skipped", "expected-fail", "unexpected-pass", "abandoned")
+FAILING = ("failed", "flaky", "error")   # the statuses that fail a run (exit code 1)
 
 
 @dataclass
@@ -125,8 +127,9 @@ class Report:
         return ""
 
     def exit_code(self) -> int:
-        """1 when a case failed unexpectedly or the engine failed; 2 when nothing, or no game, was judged; else 0."""
-        if any(case.status in ("failed", "error") for case in self.cases):
+        """1 when a case failed unexpectedly (flaky too: a deviation that does not always show is one) or the engine
+        failed; 2 when nothing, or no game, was judged; else 0."""
+        if any(case.status in FAILING for case in self.cases):
             return 1
         return 2 if self.judged_nothing() or self.games_not_judged() else 0
 
@@ -277,7 +280,7 @@ def _one_reproduction_per_finding(cases: list[Case]) -> None:
     """
     first: dict[tuple[Any, Any], str] = {}
     for case in cases:
-        if case.status not in ("failed", "error"):
+        if case.status not in FAILING:
             continue
         entries = [entry for entry in case.details.get("findings", []) if not entry.get("expected")]
         if isinstance(case.details.get("error"), dict):
@@ -362,7 +365,7 @@ def summary_renderables(report: Report) -> list[Any]:
                           "<--" if bad else "", style="bold red" if bad else None)
         parts += [Text(""), indented(table)]
     tail: list[str] = []
-    data_failures = [c for c in report.cases if c.status in ("failed", "error") and c.kind in ("vector", "perft")]
+    data_failures = [c for c in report.cases if c.status in FAILING and c.kind in ("vector", "perft")]
     if data_failures:
         tail += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
         for case in data_failures[:10]:
@@ -379,8 +382,13 @@ def summary_renderables(report: Report) -> list[Any]:
             tail.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps"
                         + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
+            replays = repro.get("replays")
+            if isinstance(replays, dict) and not replays.get("same", True):
+                where = ", ".join(str(r.get("step") or "none") for r in replays.get("runs", []))
+                tail.append(f"    FLAKY: replayed {replays.get('times')} times on a fresh engine, it failed at steps "
+                            f"{where} (step {repro.get('steps')} when found)")
             tail.append(f"    replay: {repro.get('command')}")
-        others = sum(1 for c in report.cases if c.status in ("failed", "error")) - len({c.id for c, _ in shrunk})
+        others = sum(1 for c in report.cases if c.status in FAILING) - len({c.id for c, _ in shrunk})
         if others:
             tail.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
     if summary["unobserved_known_deviations"]:
@@ -400,7 +408,12 @@ def _verdict(report: Report) -> str:
     code = report.exit_code()
     if code == 1:
         errors = sum(1 for case in report.cases if case.status == "error")
-        return "FAIL" + (f" ({errors} engine error(s))" if errors else "")
+        flaky = sum(1 for case in report.cases if case.status == "flaky")
+        notes = ", ".join(filter(None, [f"{errors} engine error(s)" if errors else "",
+                                        f"{flaky} flaky case(s): replayed, they did not fail the same way" if flaky
+                                        else ""]))
+        only_flaky = not any(case.status in ("failed", "error") for case in report.cases)
+        return ("FAIL, flaky only" if only_flaky else "FAIL") + (f" ({notes})" if notes else "")
     if code == 2 and report.judged_nothing():
         return "NOTHING JUDGED: every case was skipped (see the reasons above)"
     if code == 2:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hearts_ref.engine import Capabilities, Engine
+from hearts_ref.engine import Capabilities, Engine, takes_seat
 from hearts_ref.engines.failures import ENGINE_ERRORS, abandoned, failure_text
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.coverage import game_coverage
@@ -35,7 +35,7 @@ from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.outcomes import game_case, reproduce, reproduction
 from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
 from hearts_ref.conformance.report import Case, Report
-from hearts_ref.conformance.shrink import replay_script
+from hearts_ref.conformance.shrink import Budget, replay_script
 from hearts_ref.conformance.suite_steps import close_engine, make_engine, run_perft_step, run_vectors_step
 
 __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", "EngineFactory", "Progress",
@@ -44,6 +44,11 @@ __all__ = ["run_conformance", "run_differential", "replay_case", "load_engine", 
 
 EngineFactory = Callable[[], Engine]
 Progress = Callable[[int, int, int], None]   # (cases done, cases planned, failed so far)
+
+# Said of the games of an engine that deals for itself (Capabilities.deals).
+DEALS_NOTE = ("the engine deals for itself: every deal is the engine's own (checked, DEAL-HANDS, DECK-REMOVED), so "
+              "situations that need a constructed deal cannot be targeted; its reproductions replay only if it deals "
+              "the same hands again")
 
 # A differential game stops (judged up to there, not failed) after this many rounds: under a
 # huge end_threshold a game would otherwise never end. A game to 100 takes about 10 rounds.
@@ -92,6 +97,7 @@ def engine_capabilities(engine: Engine) -> tuple[Capabilities, str | None]:
 
     An engine whose ``capabilities()`` fails, or returns something else than
     :class:`~hearts_ref.engine.Capabilities`, is judged with the defaults and the problem is reported.
+    ``play_seat`` is what the engine's ``play`` takes (:func:`~hearts_ref.engine.takes_seat`).
     """
     try:
         capabilities = engine.capabilities()
@@ -100,7 +106,7 @@ def engine_capabilities(engine: Engine) -> tuple[Capabilities, str | None]:
     if not isinstance(capabilities, Capabilities):
         return Capabilities(), (f"capabilities() returned {type(capabilities).__name__}, "
                                 "not hearts_ref.engine.Capabilities")
-    return capabilities, None
+    return dataclasses.replace(capabilities, play_seat=takes_seat(engine)), None
 
 
 def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[str, Any]:
@@ -111,15 +117,18 @@ def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[
 def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games: int, seed: int, *,
                      negative_games: int = 0, policies: Sequence[str] = POLICY_NAMES,
                      shard: tuple[int, int] = (1, 1), time_limit: float | None = None,
-                     shrink_budget: float = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
+                     shrink_budget: float | Budget = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
                      stop_at_first: bool = False, progress: Progress | None = None, report: Report | None = None,
-                     clock: Callable[[], float] = time.monotonic) -> Report:
+                     clock: Callable[[], float] = time.monotonic, fresh: EngineFactory | None = None) -> Report:
     """Play ``games`` differential games (and ``negative_games`` with negative checks); return the report.
 
     ``engine_factory`` makes the engine (a class or a function), or is the engine itself.
-    Each distinct finding is shrunk (``shrink_budget`` seconds each, at most ``max_shrinks``
+    Each distinct finding is shrunk (``shrink_budget`` each: seconds, or a
+    :class:`~hearts_ref.conformance.shrink.Budget` counted in replays; at most ``max_shrinks``
     of them) into a small game in which it is the first difference, with a replay command
-    that names ``spec``. ``stop_at_first``: end each game at its first difference.
+    that names ``spec``, and replayed on a fresh engine (``fresh()``, by default
+    ``engine_factory()`` when it makes engines; else the engine, restarted) to tell a flaky
+    finding. ``stop_at_first``: end each game at its first difference.
     """
     start = clock()
     engine, owned = make_engine(engine_factory)
@@ -132,6 +141,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     rules, note = games_rules(capabilities, rules)
     if not capabilities.passing and rules.pass_cards:
         note = "; ".join(filter(None, [note, "the engine does not pass cards: every round is dealt with direction none"]))
+    if capabilities.deals:
+        note = "; ".join(filter(None, [note, DEALS_NOTE]))
     for name, count in (("differential", games), ("negative", negative_games)):
         report.steps[name] = ({"status": "skipped", "reason": setup_problem} if setup_problem and count
                               else {"status": "ran", "games": count})
@@ -154,7 +165,7 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{i}")
         negative = NegativeChecks() if kind == "negative" else None
         decider = PolicyDecider(make_policy(policy, rng), any_direction=not capabilities.multi_round,
-                                passing=capabilities.passing)
+                                passing=capabilities.passing, engine_deals=capabilities.deals)
         run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
                        max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline)
         report.rounds += run.rounds
@@ -172,7 +183,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         if progress is not None:
             progress(done + 1, len(planned), len(failing))
     reproduce(engine, rules, failing, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
-              time_left=(lambda: deadline - clock()) if deadline is not None else None)
+              time_left=(lambda: deadline - clock()) if deadline is not None else None,
+              fresh=fresh or (None if engine_factory is engine else engine_factory))
     if owned:
         close_engine(engine)
     report.seconds += clock() - start
@@ -202,7 +214,7 @@ def load_engine(spec: str, **options: Any) -> Engine:
 
 def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, games: int = 100, seed: int = 0,
                     negative_games: int | None = None, vectors: bool = True, shard: tuple[int, int] = (1, 1),
-                    time_limit: float | None = None, shrink_budget: float = 10.0, spec: str = "SPEC",
+                    time_limit: float | None = None, shrink_budget: float | Budget = 10.0, spec: str = "SPEC",
                     stop_at_first: bool = False, progress: Progress | None = None,
                     started: Callable[[Report], None] | None = None) -> Report:
     """Run the whole suite on an engine: the vectors and perft, then the differential games and negative checks.
@@ -218,13 +230,16 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
                     [list(shard)], known_deviations=list(capabilities.known_deviations))
     if started is not None:
         started(report)
-    if vectors:
+    if vectors and capabilities.deals:   # both need hands of their own: an engine that deals takes none
+        for step in ("vectors", "perft"):
+            report.steps[step] = {"status": "skipped", "reason": "the engine deals for itself: its cases need given hands"}
+    elif vectors:
         run_vectors_step(engine, report, shard)
         run_perft_step(engine, report, shard)
     remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard, time_limit=remaining,
                      shrink_budget=shrink_budget, spec=spec, stop_at_first=stop_at_first, progress=progress,
-                     report=report)
+                     report=report, fresh=engine_factory if owned else None)
     if owned:
         close_engine(engine)
     report.seconds = time.monotonic() - start

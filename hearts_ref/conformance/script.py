@@ -4,9 +4,13 @@ A differential game is decided by a *script*: a list of integers, each an index 
 the options the reference offers at that moment, lowest card first:
 
 - a deal: each hand but the last, ranked among the subsets of the cards left (DEAL-HANDS);
-  rank 0 is the lowest cards, so a shrunk deal reads ``2C 3C …`` for seat 0;
+  rank 0 is the lowest cards, so a shrunk deal reads ``2C 3C …`` for seat 0 (from an engine
+  that deals for itself, the hands it dealt, written after the direction it was sent);
 - the pass direction (PASS-CYCLE): "none" first, then the directions of the cycle; the
   runner follows the cycle, or, for an engine that plays one round, draws among them;
+- before each pass, the seat that chooses next, among those that have not chosen yet
+  (PASS-SIMULTANEOUS: seats choose in any order); 0 is the lowest, so a shrunk game passes
+  in seat order;
 - each pass: the rank of the three cards among the passing seat's hand (PASS-COUNT);
 - each play: an index into the reference's legal plays (a game plays on past a difference with
   cards both sides allow: if the engine does not allow that card, the next card it does).
@@ -44,7 +48,7 @@ from hearts_ref.variants import Rules
 
 __all__ = ["Source", "ListSource", "Decider", "ScriptDecider", "deal_code", "deal_from", "nth_card", "next_allowed", "rank_in",
            "subset_rank", "subset_of",
-           "direction_options", "CASE_FORMAT", "encode_case", "decode_case"]
+           "direction_options", "waiting_seats", "CASE_FORMAT", "encode_case", "decode_case"]
 
 Source = Callable[[int], int]
 """A source of choices: called with the number of options, returns an index in ``range(count)``."""
@@ -146,6 +150,11 @@ def deal_from(rules: Rules, take: Source) -> tuple[CardSet, ...]:
     return tuple(hands)
 
 
+def waiting_seats(state: RoundState) -> list[int]:
+    """PASS-SIMULTANEOUS: the seats that have not chosen their pass yet, in seat order."""
+    return [seat for seat, given in enumerate(state.passes) if not given]
+
+
 def direction_options(rules: Rules) -> tuple[str, ...]:
     """PASS-CYCLE: the directions a round may be played with, "none" first (the simplest)."""
     cycle = {rules.pass_direction(number) for number in range(1, 5)}
@@ -164,6 +173,7 @@ class Decider(Protocol):
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]: ...
     def direction(self, rules: Rules, number: int) -> str: ...
+    def passer(self, state: RoundState) -> int: ...
     def pass_cards(self, state: RoundState, seat: int) -> CardSet: ...
     def play(self, state: RoundState, allowed: int) -> Card: ...
 
@@ -189,6 +199,17 @@ class ScriptDecider:
     def direction(self, rules: Rules, number: int) -> str:
         options = direction_options(rules)
         return options[self._choose(len(options))]
+
+    def take_deal(self, rules: Rules, hands: tuple[CardSet, ...]) -> None:
+        """DEAL-HANDS: an engine that deals for itself dealt ``hands``: the script's deal is read past and
+        replaced by them (a replay shows the same game only if the engine deals the same again)."""
+        deal_from(rules, self.take)
+        self.script.extend(deal_code(rules, hands))
+
+    def passer(self, state: RoundState) -> int:
+        """The seat that chooses its pass next, among those that have not chosen (by its index, lowest first)."""
+        waiting = waiting_seats(state)
+        return waiting[self._choose(len(waiting))]
 
     def pass_cards(self, state: RoundState, seat: int) -> CardSet:
         hand = state.hands[seat]

@@ -3,13 +3,15 @@
 A game plays on past its differences, so a finding may show after others. Its reproduction
 must start with it: :func:`shrink_game` first looks for a game whose *first* difference is
 the finding (the finding's round alone; the game without each earlier round it does not
-need; the failing game itself: :func:`first_difference_game`), then hands that game's
-choice script (:mod:`.script`) to Hypothesis as a known failing example and lets its
-shrinker look for the smallest script whose first difference is still that finding (the
-same kind, the same rule broken): fewer steps first (the fewest rounds and tricks), then
-lower choices (the lowest card, the lowest deal). It stops after a time budget and keeps
-the smallest script seen. A finding that no game found within the budget shows first keeps
-its whole game, marked as such (it then replays with play-on).
+need; the failing game itself: :func:`first_difference_game`; a game of fewer rounds built of
+rounds that score a lot, :mod:`.short_games`, for a finding of the end), then shrinks that game's
+choice script (:mod:`.script`) while its first difference is still that finding (the same
+kind, the same rule broken): fewer choices first (runs of choices deleted: fewer rounds and
+tricks), then lower ones (the lowest card, the lowest deal). It stops when its
+:class:`Budget` is spent (seconds of the clock, or games replayed: a count that does not
+depend on how busy the machine is) and keeps the smallest script seen. A finding that no
+game tried shows first keeps a game that shows it, marked as such (it then replays with
+play-on).
 
 :func:`transcript` writes down a game as the reference played it beside the engine: the
 hands, the passes and the plays.
@@ -17,7 +19,6 @@ hands, the passes and the plays.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,10 +32,65 @@ from hearts_ref.variants import Rules
 from hearts_ref.conformance.differential import GameRun, run_game
 from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.script import ListSource, ScriptDecider
+from hearts_ref.conformance.short_games import MAX_ROUNDS, short_games
 
-__all__ = ["Shrunk", "shrink_game", "first_difference_game", "fewer_rounds", "replay_script", "transcript"]
+__all__ = ["Budget", "Shrunk", "shrink_game", "first_difference_game", "fewer_rounds", "replay_script", "transcript"]
 
 Signature = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How far a shrink may go: ``seconds`` of the clock and ``replays`` games played, whichever runs out first.
+
+    ``None`` is no limit of that kind. A budget counted in replays shrinks the same way on
+    any machine, however loaded; the command line's ``--shrink-time`` is seconds.
+
+    >>> Budget.of(2.5), Budget(seconds=None, replays=300).spent(10.0, 300)
+    (Budget(seconds=2.5, replays=None), True)
+    """
+
+    seconds: float | None = 10.0
+    replays: int | None = None
+
+    @classmethod
+    def of(cls, budget: float | Budget) -> Budget:
+        """A budget as given: a :class:`Budget`, or a number of seconds."""
+        return budget if isinstance(budget, Budget) else cls(seconds=float(budget))
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing may be spent (no shrinking at all)."""
+        return (self.seconds is not None and self.seconds <= 0) or (self.replays is not None and self.replays <= 0)
+
+    def spent(self, seconds: float, replays: int) -> bool:
+        """Whether a shrink that has taken ``seconds`` and played ``replays`` games must stop."""
+        return (self.seconds is not None and seconds >= self.seconds) or \
+            (self.replays is not None and replays >= self.replays)
+
+    def within(self, seconds: float) -> Budget:
+        """This budget, its seconds no more than ``seconds`` (the time a run has left)."""
+        return Budget(seconds if self.seconds is None else min(self.seconds, seconds), self.replays)
+
+
+class _Meter:
+    """What a shrink has spent of its budget: the clock since it began, and the games it replayed."""
+
+    def __init__(self, budget: Budget, clock: Callable[[], float]):
+        self.budget, self.clock = budget, clock
+        self.start = clock()
+        self.replays = 0
+
+    def seconds(self) -> float:
+        return self.clock() - self.start
+
+    def left(self) -> bool:
+        return not self.budget.spent(self.seconds(), self.replays)
+
+    def replay(self, engine: Engine, rules: Rules, script: Sequence[int], *, negative: bool,
+               stop_at_first: bool) -> GameRun:
+        self.replays += 1
+        return replay_script(engine, rules, script, negative=negative, stop_at_first=stop_at_first)
 
 
 @dataclass(frozen=True)
@@ -49,12 +105,13 @@ class Shrunk:
     run: GameRun        # the smallest failing game, as played
     examples: int
     seconds: float
-    finished: bool      # False when the time budget ran out first
+    finished: bool      # False when the budget ran out first
     first: bool = True
+    replays: int = 0    # games played while shrinking
 
     def to_dict(self) -> dict[str, Any]:
-        return {"examples": self.examples, "seconds": round(self.seconds, 3), "finished": self.finished,
-                "first_difference": self.first}
+        return {"examples": self.examples, "replays": self.replays, "seconds": round(self.seconds, 3),
+                "finished": self.finished, "first_difference": self.first}
 
 
 def replay_script(engine: Engine, rules: Rules, script: Sequence[int], *, negative: bool, stop_at_first: bool = False,
@@ -83,7 +140,7 @@ def _shows(run: GameRun, target: Signature, first: bool) -> bool:
 
 
 def fewer_rounds(engine: Engine, rules: Rules, failing: GameRun, target: Signature, *, first: bool, negative: bool,
-                 in_time: Callable[[], bool]) -> GameRun | None:
+                 meter: _Meter) -> GameRun | None:
     """Return a game of as few rounds as found that shows the finding ``target`` of ``failing`` (as its first
     difference when ``first``), or None if none does.
 
@@ -94,105 +151,120 @@ def fewer_rounds(engine: Engine, rules: Rules, failing: GameRun, target: Signatu
     rounds = _rounds(failing)
     number = found.round if found is not None and found.round else len(rounds)
     best = failing if _shows(failing, target, first) else None
-    if not 1 <= number <= len(rounds) or len(rounds) == 1 or not in_time():
+    if not 1 <= number <= len(rounds) or len(rounds) == 1 or not meter.left():
         return best
-    run = replay_script(engine, rules, rounds[number - 1], negative=negative, stop_at_first=first)
+    run = meter.replay(engine, rules, rounds[number - 1], negative=negative, stop_at_first=first)
     if _shows(run, target, first):
         return run
     keep = list(range(number))
     for dropped in range(number - 1):
-        if not in_time():
+        if not meter.left():
             break
         candidate = [k for k in keep if k != dropped]
-        run = replay_script(engine, rules, [v for k in candidate for v in rounds[k]], negative=negative,
-                            stop_at_first=first)
+        run = meter.replay(engine, rules, [v for k in candidate for v in rounds[k]], negative=negative,
+                           stop_at_first=first)
         if _shows(run, target, first):
             best, keep = run, candidate
     return best
 
 
 def first_difference_game(engine: Engine, rules: Rules, failing: GameRun, target: Signature, *, negative: bool,
-                          in_time: Callable[[], bool]) -> GameRun | None:
+                          meter: _Meter) -> GameRun | None:
     """Return a game, of as few rounds as found, whose first difference is the finding ``target``, or None."""
-    return fewer_rounds(engine, rules, failing, target, first=True, negative=negative, in_time=in_time)
+    return fewer_rounds(engine, rules, failing, target, first=True, negative=negative, meter=meter)
 
 
-def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool, budget: float = 10.0,
+def shorter_game(engine: Engine, rules: Rules, best: GameRun | None, target: Signature, *, negative: bool,
+                 meter: _Meter) -> GameRun | None:
+    """Return a short game (:mod:`.short_games`: rounds that score a lot) of fewer rounds than ``best`` whose first
+    difference is the finding ``target``, or None: the shortest found, for a finding of the totals, the end or the
+    winners, that a random game shows only after many rounds."""
+    shown = best.finding(target) if best is not None else None
+    rounds = (shown.round or best.rounds) if shown is not None else MAX_ROUNDS + 1
+    if rounds <= 1:
+        return None
+    for game in short_games(rules):
+        if len(game.rounds) >= rounds or not meter.left():
+            break
+        run = meter.replay(engine, rules, game.script, negative=negative, stop_at_first=True)
+        if _first_is(run, target):
+            return run
+    return None
+
+
+def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: bool, budget: float | Budget = 10.0,
                 target: Signature | None = None, clock: Callable[[], float] = time.monotonic) -> Shrunk:
-    """Return the smallest game found within ``budget`` seconds whose first difference is the finding ``target``.
+    """Return the smallest game found within ``budget`` (a :class:`Budget`, or seconds) whose first difference
+    is the finding ``target``.
 
     ``target`` is a finding's signature (its kind and rule); by default the failing game's first.
     A finding that no game tried shows first is shrunk as a game that shows it, played on.
     """
-    start = clock()
-    deadline = start + budget
-    in_time = lambda: clock() < deadline   # noqa: E731
+    meter = _Meter(Budget.of(budget), clock)
     target = target or failing.deviation.signature()
-    seed = first_difference_game(engine, rules, failing, target, negative=negative, in_time=in_time)
+    seed = first_difference_game(engine, rules, failing, target, negative=negative, meter=meter)
+    seed = shorter_game(engine, rules, seed, target, negative=negative, meter=meter) or seed
     first = seed is not None
     if not first:
-        seed = fewer_rounds(engine, rules, failing, target, first=False, negative=negative, in_time=in_time) \
-            or failing
-    return _hypothesis_shrink(engine, rules, seed, target, negative, first, deadline, start, budget, clock)
+        seed = fewer_rounds(engine, rules, failing, target, first=False, negative=negative, meter=meter) or failing
+    return _smaller_script(engine, rules, seed, target, negative, first, meter)
 
 
-def _hypothesis_shrink(engine: Engine, rules: Rules, failing: GameRun, target: Signature, negative: bool,
-                       first: bool, deadline: float, start: float, budget: float,
-                       clock: Callable[[], float]) -> Shrunk:
-    from hypothesis import HealthCheck, Phase, Verbosity, find, settings
-    from hypothesis import strategies as st
-    from hypothesis.database import InMemoryExampleDatabase
-    from hypothesis.errors import NoSuchExample
+def _smaller_script(engine: Engine, rules: Rules, failing: GameRun, target: Signature, negative: bool,
+                    first: bool, meter: _Meter) -> Shrunk:
+    """Shrink the failing game's script: delete runs of choices, then lower each choice, while it still shows the
+    finding (first, when ``first``); return the smallest script found (fewest choices, then lowest).
 
-    script = failing.script
-    best: list[Any] = [tuple(script), failing]
-    examples = [0]
+    Each pass goes from the end of the script to its start, so a deletion that works keeps the
+    positions still to try; the passes repeat until one finds nothing smaller or the budget is spent.
+    """
+    best: list[Any] = [_trimmed(failing.script), failing]
     shown = failing.finding(target)
     limit = (shown.step if shown is not None else failing.steps) + rules.players   # a smaller game shows it no later
-    integers: dict[int, Any] = {}
+    tries = [0]
 
-    def draw(data: Any, count: int) -> int:
-        strategy = integers.get(count)
-        if strategy is None:
-            strategy = integers[count] = st.integers(0, count - 1)
-        return data.draw(strategy)
-
-    def fails(data: Any) -> bool:
-        if clock() > deadline:
-            raise _OutOfTime
-        examples[0] += 1
-        decider = ScriptDecider(ListSource([], more=lambda count: draw(data, count)))
-        run = run_game(engine, rules, decider, negative=NegativeChecks() if negative else None, max_steps=limit,
-                       stop_at_first=first)
-        if not _shows(run, target, first):
+    def better(candidate: list[int]) -> bool:
+        """Whether ``candidate`` shows the finding and is smaller than the best; if so, it becomes the best."""
+        if _shortlex(candidate) >= _shortlex(best[0]) or not meter.left():
             return False
-        found = tuple(run.script)
-        if _shortlex(found) <= _shortlex(best[0]):
-            best[0], best[1] = found, run
+        tries[0] += 1
+        meter.replays += 1
+        run = run_game(engine, rules, ScriptDecider(ListSource(candidate)), max_steps=limit, stop_at_first=first,
+                       negative=NegativeChecks() if negative else None)
+        found = _trimmed(run.script)
+        if not _shows(run, target, first) or _shortlex(found) >= _shortlex(best[0]):
+            return False
+        best[0], best[1] = found, run
         return True
 
-    database = InMemoryExampleDatabase()
-    key = b"hearts-ref-shrink"
-    phases, seeded = [Phase.reuse, Phase.shrink], random.Random(0)   # the same shrink every run
-    try:   # the failing game goes in as a known example; the secondary corpus is replayed, then shrunk
-        from hypothesis.database import choices_to_bytes
-        database.save(key + b".secondary", choices_to_bytes(tuple(script)))
-    except ImportError:   # an older Hypothesis: it searches from scratch, and the original stays if it fails
-        phases = [Phase.generate, Phase.shrink]
-    config = settings(database=database, phases=phases, max_examples=200, deadline=None,
-                      verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck))
-    try:
-        find(st.data(), fails, settings=config, database_key=key, random=seeded)
-    except (NoSuchExample, _OutOfTime):
-        pass
-    except Exception:   # Hypothesis reports the budget's end as flakiness: the best script is kept
-        pass
-    seconds = clock() - start
-    return Shrunk(best[0], best[1], examples[0], seconds, seconds <= budget, first)
+    improved = True
+    while improved and meter.left():
+        improved = False
+        for size in (16, 4, 1):   # fewer choices: a round's plays, a trick's, one
+            position = len(best[0]) - size
+            while position >= 0 and meter.left():
+                script = best[0]
+                improved |= better(script[:position] + script[position + size:])
+                position = min(position, len(best[0])) - 1
+        for position in range(len(best[0]) - 1, -1, -1):   # lower choices: the lowest card, the lowest deal
+            script = best[0]
+            if position >= len(script) or not script[position] or not meter.left():
+                continue
+            if better(script[:position] + [0] + script[position + 1:]):
+                improved = True
+                continue
+            while best[0][position] > 1 and better(best[0][:position] + [best[0][position] // 2]
+                                                   + best[0][position + 1:]):   # halved while it still shows
+                improved = True
+    return Shrunk(tuple(best[0]), best[1], tries[0], meter.seconds(), meter.left(), first, meter.replays)
 
 
-class _OutOfTime(Exception):
-    """Raised inside the search when the budget is spent; Hypothesis lets it through."""
+def _trimmed(script: Sequence[int]) -> list[int]:
+    """A script without its trailing zeros, which past its end every choice is anyway."""
+    values = list(script)
+    while values and not values[-1]:
+        values.pop()
+    return values
 
 
 def transcript(game: Game | None) -> list[dict[str, Any]]:

@@ -16,8 +16,10 @@ Hearts. This adapter translates, and adds no rules of its own:
 - the variant parameters (:func:`openspiel_parameters`), and what OpenSpiel cannot play
   (:data:`UNSUPPORTED`, ``multi_round=False``).
 
-Every play is checked against OpenSpiel's ``legal_actions()`` first: an illegal one
-becomes an :class:`~hearts_ref.engine.EngineRejection` and pyspiel never sees it.
+Every play is checked against OpenSpiel's ``current_player()`` (a play by another seat is
+refused citing TRICK-ORDER) and its ``legal_actions()`` first: an illegal one becomes an
+:class:`~hearts_ref.engine.EngineRejection` and pyspiel never sees it. OpenSpiel deals by
+chance nodes that the adapter sets from the runner's hands, so it does not deal for itself.
 
 >>> from hearts_ref import Rules, deal
 >>> engine = OpenSpielEngine()
@@ -231,10 +233,13 @@ class OpenSpielEngine:
         self._legal = (len(self._played), mask)
         return CardSet.from_mask(mask)
 
-    def play(self, card: Card) -> None:
+    def play(self, card: Card, seat: int | None = None) -> None:
         state = self._started()
         if self._passing:
             raise EngineRejection("no card can be played while the cards are being passed")
+        if seat is not None and seat != state.current_player():   # OpenSpiel plays for its current player
+            raise EngineRejection(f"seat {seat} may not play now: it is seat {state.current_player()}'s turn",
+                                  "TRICK-ORDER")
         action = ACTION_OF_CARD[card.index]
         played = self._played
         asked, mask = self._legal   # OpenSpiel's legal cards, if asked since the last play

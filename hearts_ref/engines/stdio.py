@@ -201,14 +201,22 @@ class StdioEngine:
         self.breaker.new_game()
         self._step("new_game", {"rules": rules.to_dict()})
 
-    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+    def start_round(self, hands: Sequence[CardSet] | None, direction: str) -> tuple[CardSet, ...] | None:
+        if hands is None:
+            return self.deal_observed(direction)[0]
         self.start_round_observed(hands, direction)
+        return None
 
     def pass_cards(self, seat: int, cards: CardSet) -> None:
         self.pass_observed(seat, cards)
 
-    def play(self, card: Card) -> None:
-        self.play_observed(card)
+    def play(self, card: Card, seat: int | None = None) -> None:
+        self.play_observed(card, seat)
+
+    @property
+    def seat_in_play(self) -> bool:
+        """Whether ``play`` tells the engine the seat that plays: the engine declared ``play_seat`` in its hello."""
+        return self._capabilities.play_seat
 
     def legal_plays(self) -> CardSet:
         if self._fresh is not None and self.cached_queries:
@@ -228,16 +236,45 @@ class StdioEngine:
         """Start a round; return the observation and legal set the reply carries."""
         return self._step("start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction})
 
+    def deal_observed(self, direction: str) -> tuple[tuple[CardSet, ...], Step]:
+        """Start a round the engine deals for itself (``capabilities.deals``): ``start_round`` without hands.
+
+        Returns the hands the reply says were dealt, and its step; a reply without them is a protocol error.
+        """
+        reply = self._call("start_round", {"direction": direction})
+
+        def read() -> tuple[tuple[CardSet, ...], Step]:
+            hands = reply.get("hands")
+            if type(hands) is not list:
+                raise WireError("the reply to 'start_round' without hands needs 'hands': the hands dealt, "
+                                "a card list per seat")
+            dealt = tuple(cards_from_wire(hand, field=f"hands[{seat}]") for seat, hand in enumerate(hands))
+            return dealt, Step(observation_from_wire(reply.get("observation")),
+                               cards_from_wire(reply.get("legal"), field="legal"))
+
+        dealt, step = self._parse(read)
+        self.last_step = self._fresh = step
+        return dealt, step
+
     def pass_observed(self, seat: int, cards: CardSet) -> Step:
         """``seat`` passes ``cards``; return the observation and legal set the reply carries."""
         return self._step("pass", {"seat": seat, "cards": cards_to_wire(cards)})
 
-    def play_observed(self, card: Card) -> Step:
-        """The seat to move plays ``card``; return the observation and legal set the reply carries."""
-        return self._step("play", {"card": CARD_TEXT[card.index]})
+    def play_observed(self, card: Card, seat: int | None = None) -> Step:
+        """``seat`` (None: the seat to move) plays ``card``; return the observation and legal set the reply carries.
 
-    def play_many(self, cards: Sequence[Card]) -> list[Step | EngineRejection]:
-        """Play ``cards`` in order, sent together; return each card's :class:`Step` or :class:`EngineRejection`.
+        The seat is sent only to an engine that declared ``play_seat``.
+        """
+        return self._step("play", self._play_fields(card, seat))
+
+    def _play_fields(self, card: Card, seat: int | None) -> dict[str, Any]:
+        if seat is None or not self._capabilities.play_seat:
+            return {"card": CARD_TEXT[card.index]}
+        return {"card": CARD_TEXT[card.index], "seat": seat}
+
+    def play_many(self, cards: Sequence[Card], seats: Sequence[int] | None = None) -> list[Step | EngineRejection]:
+        """Play ``cards`` in order (by ``seats``, when given), sent together; return each card's :class:`Step` or
+        :class:`EngineRejection`.
 
         The runner picks its cards from the reference, so it need not wait for each reply:
         sending a whole round's plays at once saves a process switch per card. Every card is
@@ -245,9 +282,11 @@ class StdioEngine:
         difference (the later ones describe the engine's own diverged state).
         """
         outcomes: list[Step | EngineRejection] = []
+        by = list(seats) if seats is not None else [None] * len(cards)
         for start in range(0, len(cards), PIPELINE_WINDOW):
-            outcomes += self._exchange([("play", {"card": CARD_TEXT[card.index]})
-                                        for card in cards[start:start + PIPELINE_WINDOW]], steps=True)
+            outcomes += self._exchange([("play", self._play_fields(card, seat))
+                                        for card, seat in zip(cards[start:start + PIPELINE_WINDOW],
+                                                              by[start:start + PIPELINE_WINDOW])], steps=True)
         for outcome in reversed(outcomes):
             if isinstance(outcome, Step):
                 self.last_step = outcome

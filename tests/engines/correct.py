@@ -30,7 +30,8 @@ def answer(engine, request):
     command = request["cmd"]
     if command == "hello":
         return {"protocol": 1, "name": "minimal", "version": "1.0",
-                "capabilities": {"multi_round": True, "passing": True, "unsupported": {}, "known_deviations": []}}
+                "capabilities": {"multi_round": True, "passing": True, "unsupported": {}, "known_deviations": [],
+                                 "play_seat": True}}
     if command == "new_game":
         engine.new_game(Rules.from_dict(request["rules"]))
     elif command == "start_round":
@@ -38,7 +39,7 @@ def answer(engine, request):
     elif command == "pass":
         engine.pass_cards(request["seat"], cards(request["cards"]))
     elif command == "play":
-        engine.play(Card.parse(request["card"]))
+        engine.play(Card.parse(request["card"]), request.get("seat"))
     elif command == "legal":
         return {"legal": texts(engine.legal_plays())}
     elif command == "observe":
