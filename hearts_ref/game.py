@@ -37,12 +37,17 @@ def is_game_over(totals: tuple[int, ...], rounds_played: int, rules: Rules) -> b
     """END-THRESHOLD and WIN-TIE: whether the game ends after a round leaving these ``totals``."""
     if rules.max_rounds and rounds_played >= rules.max_rounds:
         return True
-    top = max(totals)
-    reached = top >= rules.end_threshold if rules.end_comparison == ">=" else top > rules.end_threshold
+    # END-THRESHOLD: some player's total has reached the threshold (passed it, under ">").
+    if rules.end_comparison == ">=":
+        reached = any(total >= rules.end_threshold for total in totals)
+    else:
+        reached = any(total > rules.end_threshold for total in totals)
     if not reached:
         return False
-    # WIN-TIE: under "play-on" a tie for the lowest total means another round.
-    return rules.ties == "shared" or totals.count(min(totals)) == 1
+    # WIN-TIE: under "play-on" a tie for the lowest total means another round: the game ends only when one player's
+    # total is below every other one.
+    return rules.ties == "shared" or any(all(other > total for seat, other in enumerate(totals) if seat != lowest)
+                                         for lowest, total in enumerate(totals))
 
 
 def winners(totals: tuple[int, ...]) -> tuple[int, ...]:

@@ -31,7 +31,7 @@ from hearts_ref.legality import Context, breaks_hearts, legal_plays, opening_lea
 from hearts_ref.scoring import RoundScore, card_points, round_scores
 from hearts_ref.variants import Rules
 
-__all__ = ["RoundState", "Trick", "start_round", "trick_winner", "exchange", "DeadlockError", "PASS_SIZE"]
+__all__ = ["RoundState", "Trick", "start_round", "dealt_state", "is_pass", "trick_winner", "exchange", "DeadlockError", "PASS_SIZE"]
 
 PASS_SIZE = 3   # PASS-COUNT
 
@@ -82,10 +82,27 @@ def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, dir
     if seen != rules.deck_mask:
         raise InvalidCardError(f"DECK-REMOVED: the hands hold {CardSet.from_mask(seen & ~rules.deck_mask)}, "
                                f"removed with {rules.players} players")
-    offset = rules.pass_offset(direction)
-    state = RoundState(rules, masks, direction, (0,) * rules.players, masks, (0,) * rules.players,
-                       (), 0, (), offset != 0, -1, Context(True, None, True, False), 0)
-    return state if offset else state._begin_play()
+    return dealt_state(rules, masks, direction)
+
+
+def dealt_state(rules: Rules, hands: Sequence[Any], direction: str) -> RoundState:
+    """Return the state of a round just dealt these ``hands`` (unchecked: :func:`start_round` checks them).
+
+    PASS-CYCLE: the passes come first, unless ``direction`` is none; then LEAD-OPEN. Runs on
+    both card-set algebras: the proofs start their rounds here, with symbolic hands.
+    """
+    passing = rules.pass_offset(direction) != 0
+    state = RoundState(rules, tuple(hands), direction, (0,) * rules.players, tuple(hands), (0,) * rules.players,
+                       (), 0, (), passing, -1, Context(True, None, True, False), 0)
+    return state if passing else state._begin_play()
+
+
+def is_pass(hand: Any, cards: Any, ops: Any = BITS) -> bool:
+    """PASS-COUNT: whether ``cards`` are three cards of ``hand``.
+
+    Plain Python over card sets: the proofs run it on symbolic cards under ``hearts_ref.symbolic.explore``.
+    """
+    return ops.count(cards) == PASS_SIZE and not cards & ~hand
 
 
 def _hand_mask(hand: object, seat: int) -> int:
@@ -181,10 +198,10 @@ class RoundState(NamedTuple):
             raise IllegalPassError("PASS-SIMULTANEOUS", f"seat {seat} has already chosen "
                                    f"{CardSet.from_mask(self.passes[seat])}")
         mask = cards.mask
-        if mask.bit_count() != PASS_SIZE:
-            raise IllegalPassError("PASS-COUNT", f"seat {seat} must pass exactly {PASS_SIZE} cards, got "
-                                   f"{len(cards)} ({cards})")
-        if mask & ~self.hands[seat]:
+        if not is_pass(self.hands[seat], mask):
+            if mask.bit_count() != PASS_SIZE:
+                raise IllegalPassError("PASS-COUNT", f"seat {seat} must pass exactly {PASS_SIZE} cards, got "
+                                       f"{len(cards)} ({cards})")
             raise IllegalPassError("PASS-COUNT", f"seat {seat} does not hold "
                                    f"{CardSet.from_mask(mask & ~self.hands[seat])} (hand: {self.hand(seat)})")
         passes = self.passes[:seat] + (mask,) + self.passes[seat + 1:]
@@ -234,38 +251,50 @@ class RoundState(NamedTuple):
         """Whether the seat to move may play ``card``."""
         return bool(self.legal >> card.index & 1)
 
-    def play(self, card: Card) -> RoundState:
-        """Return the state after the seat to move plays ``card``; checks it first."""
+    def play(self, card: Any, ops: Any = BITS) -> RoundState:
+        """Return the state after the seat to move plays ``card``; checks it first.
+
+        Rules: TRICK-ORDER (the card leaves the hand for the trick, the next seat clockwise plays),
+        BREAK-DISCARD and BREAK-QUEEN (:func:`breaks_hearts`), TRICK-WINNER (:func:`trick_winner`; the
+        winner takes the trick's cards), LEAD-WINNER (the winner leads the next trick). The round ends
+        when the last trick leaves no card to play.
+
+        ``ops`` is the card-set algebra of the rule functions. The proofs run this very method on the
+        symbolic one (``ops=SYMBOLIC``, ``properties.transitions``), with hands and trick of z3 Booleans
+        and a :class:`~hearts_ref.symbolic.SymbolicCard` for ``card``; there a card outside the legal
+        plays is a branch their hypotheses rule out.
+        """
+        # The hot path of every game, kept lean: cards as indices, the state built as a plain tuple.
         card = card.index
-        if not self.legal >> card & 1:
+        played = 1 << card
+        if not self.legal & played:
             self.check_play(CARDS[card])
-        # From here on the play is legal: the hot path of every game, kept lean.
         rules = self.rules
         n = rules.players
         seat = self.to_play
-        hands = self.hands[:seat] + (self.hands[seat] ^ (1 << card),) + self.hands[seat + 1:]
+        hands = self.hands[:seat] + (self.hands[seat] & ~played,) + self.hands[seat + 1:]
         ctx = self.context
-        broken = ctx.hearts_broken or breaks_hearts(1 << card, ctx, rules)
+        broken = ctx.hearts_broken or breaks_hearts(played, ctx, rules, ops)
         trick = self.trick + (card,)
-        if len(trick) < n:   # TRICK-ORDER: the next seat clockwise plays
+        if len(trick) < n:   # TRICK-ORDER: the next seat clockwise plays, following the suit led
             seat = (seat + 1) % n
-            ctx = _FOLLOWING[trick[0] // 13][ctx.first_trick][broken]
+            ctx = _FOLLOWING[card // 13 if ctx.leading else ctx.led_suit][ctx.first_trick][broken]
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, self.taken, trick,
-                                     self.leader, self.tricks, False, seat, ctx,
-                                     legal_plays(hands[seat], ctx, rules)))
-        winner = trick_winner([1 << c for c in trick], trick[0] // 13, self.leader, n)
-        won = 0
-        for c in trick:
-            won |= 1 << c
+                                     self.leader, self.tricks, False, seat, ctx, legal_plays(hands[seat], ctx, rules, ops)))
+        cards = [1 << c for c in trick]
+        winner = trick_winner(cards, ctx.led_suit, self.leader, n, ops)
+        won = cards[0]
+        for one in cards[1:]:
+            won = won | one
         taken = self.taken[:winner] + (self.taken[winner] | won,) + self.taken[winner + 1:]
         tricks = self.tricks + (Trick(self.leader, trick, winner),)
         ctx = _LEADING[broken]
-        if len(tricks) == rules.hand_size:
+        if not hands[winner]:   # the last trick: nobody leads, the round is scored
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, taken, (),
                                      winner, tricks, False, -1, ctx, 0))
         # LEAD-WINNER: the winner leads the next trick.
         return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, taken, (),
-                                 winner, tricks, False, winner, ctx, legal_plays(hands[winner], ctx, rules)))
+                                 winner, tricks, False, winner, ctx, legal_plays(hands[winner], ctx, rules, ops)))
 
     def score(self) -> RoundScore:
         """SCORE-POINTS, SCORE-MOON, SCORE-JACK, SCORE-NO-TRICKS: the score of a finished round."""

@@ -2,10 +2,15 @@
 
 Each :class:`Invariant` has an ID, a one-sentence statement, the rule IDs it concerns,
 the variant parameters its truth can depend on, and the ways it is checked:
-``context`` (proved with Z3 per play context, :mod:`properties.contexts`), ``inductive``
-(part of the inductive proof over the whole transition relation,
-:mod:`properties.induction`) and ``engine`` (tested with Hypothesis on whole games
-played by any engine, :mod:`properties.engine_properties`).
+``context`` (proved with Z3 per play context, :mod:`properties.contexts`,
+:mod:`properties.refinement`, :mod:`properties.transitions`), ``inductive`` (part of the
+inductive proof over the engine's transition, :mod:`properties.induction`), ``game``
+(proved over whole games: :mod:`properties.termination`) and ``engine`` (tested with
+Hypothesis on whole games played by any engine, :mod:`properties.engine_properties`).
+
+The ``*-AS-STATED`` invariants are the refinement proofs: the engine computes exactly
+what the formal statements of the rules (:mod:`properties.statements`) say. Every rule ID
+of ``spec/rules/`` is named by one of them.
 
 Some variants are unsound on purpose: the sources' literal rules. Which outcome each
 invariant must have under given rules is derived here, from the rules alone, by
@@ -16,9 +21,8 @@ invariant must have under given rules is derived here, from the rules alone, by
 >>> from hearts_ref import Rules
 >>> expected_outcome("FIRST-TRICK-NO-DEADLOCK", Rules.preset("seed001"))
 'refuted'
->>> expected_outcome("FIRST-TRICK-NO-DEADLOCK", Rules(players=3, pass_cycle="left-right-none",
-...                                                   first_trick_points="forbidden"))
-'proved'
+>>> expected_outcome("GAME-ENDS", Rules(moon="subtract")), expected_outcome("GAME-ENDS", Rules())
+('refuted', 'proved')
 """
 
 from __future__ import annotations
@@ -26,15 +30,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hearts_ref.cardset import HEARTS, POINT_CARDS
 from hearts_ref.variants import PARAMETERS, Rules
+from properties import statements as said
+from properties.logic import HEARTS, POINT_CARDS
 
-__all__ = ["Invariant", "INVARIANTS", "BY_ID", "ROUND_PARAMETERS", "expected_outcome", "not_applicable",
-           "first_trick_can_deadlock", "void_hearts_can_deadlock", "expected_unsound", "rules_for"]
+__all__ = ["Invariant", "INVARIANTS", "BY_ID", "ROUND_PARAMETERS", "GAME_PARAMETERS", "expected_outcome",
+           "not_applicable", "first_trick_can_deadlock", "void_hearts_can_deadlock", "expected_unsound", "rules_for",
+           "lowest_round_sum"]
 
 LEGALITY = ("players", "first_trick_points", "can_lead_any_club", "must_break_hearts", "hearts_restriction",
             "can_lead_hearts_instead_of_qs")
 SCORING = ("players", "jd_bonus", "moon", "avoid_all_tricks_bonus")
+BREAKING = ("players", "hearts_broken_by", "qs_breaks_hearts")
+GAME_END = ("players", "moon", "jd_bonus", "avoid_all_tricks_bonus", "end_threshold", "end_comparison", "max_rounds",
+            "ties")
+PLAY_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FOLLOW-VOID", "FIRST-NO-POINTS", "FIRST-EXCEPTION",
+              "TRICK-ORDER")
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,7 @@ class Invariant:
     ``parameters`` are the variant parameters the statement and its proof read; the
     others cannot change its outcome (a test checks this on the proof formulas), so a
     proof over every combination of these covers every combination of the registry.
+    ``scope`` is ``round`` (combined over the round-level parameters) or ``game``.
     """
 
     id: str
@@ -51,6 +63,7 @@ class Invariant:
     rules: tuple[str, ...]
     parameters: tuple[str, ...]
     methods: tuple[str, ...] = ("context", "inductive", "engine")
+    scope: str = "round"
 
 
 INVARIANTS: tuple[Invariant, ...] = (
@@ -74,20 +87,15 @@ INVARIANTS: tuple[Invariant, ...] = (
               "and −26 with the default points.",
               ("SCORE-POINTS", "SCORE-JACK", "SCORE-MOON", "SCORE-NO-TRICKS"), SCORING),
     Invariant("UNIQUE-TRICK-WINNER",
-              "Every trick has exactly one winner, the player of the highest card of the suit led, who leads the "
-              "next trick; a card of another suit never wins.",
-              ("TRICK-WINNER", "LEAD-WINNER", "TRICK-ORDER"), ("players",), ("context", "engine")),
+              "Every trick has exactly one winner, whoever leads it: the player of the highest card of the suit led "
+              "(a card of another suit never wins).",
+              ("TRICK-WINNER", "DECK-CARDS"), ("players",), ("context", "engine")),
     Invariant("NO-EARLY-HEART-LEAD",
               "A heart is never led before hearts are broken unless the leader holds only hearts (only hearts and "
               "the Q♠, under can_lead_hearts_instead_of_qs).",
               ("LEAD-HEARTS", "BREAK-DISCARD"),
               ("players", "must_break_hearts", "hearts_restriction", "can_lead_hearts_instead_of_qs"),
               ("context", "engine")),
-    Invariant("MOON-EXACTLY-ALL-POINTS",
-              "A moon is scored exactly when one player takes every point card: then that player scores their "
-              "points − 26 and every other player their points + 26 (moon=add), or the shooter their points − 52 "
-              "(moon=subtract); otherwise the scores are the raw points.",
-              ("SCORE-MOON", "SCORE-POINTS"), SCORING, ("context", "engine")),
     Invariant("PASSING-PRESERVES-DEAL",
               "After the pass every player holds as many cards as dealt, together exactly the cards in play: "
               "each gave the three cards chosen and received the three passed to them.",
@@ -99,7 +107,52 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("HEARTS-BREAK-ON-PLAY",
               "Hearts become broken only by playing a heart (or the Q♠, under qs_breaks_hearts), so once they "
               "are broken such a card is among the cards played.",
-              ("BREAK-DISCARD", "BREAK-QUEEN"), ("players", "hearts_broken_by", "qs_breaks_hearts")),
+              ("BREAK-DISCARD", "BREAK-QUEEN"), BREAKING),
+    Invariant("PLAYS-AS-STATED",
+              "In every play context, for every hand and card, the engine's legal plays hold the card exactly when "
+              "every play statement allows it: nothing forbidden is allowed, nothing allowed is forbidden.",
+              PLAY_RULES, LEGALITY, ("context",)),
+    Invariant("REJECTIONS-AS-STATED",
+              "The engine's rejecting_rule names no rule exactly for the cards the statements allow, and otherwise "
+              "a rule whose statement the card breaks.",
+              PLAY_RULES, LEGALITY, ("context",)),
+    Invariant("SCORES-AS-STATED",
+              "However the cards in play are taken, the engine's points, round scores and moon shooter are those "
+              "of the scoring statements.",
+              ("SCORE-POINTS", "SCORE-JACK", "SCORE-NO-TRICKS", "SCORE-MOON"), SCORING, ("context", "engine")),
+    Invariant("BREAKING-AS-STATED",
+              "While hearts are unbroken, the engine says a play breaks them exactly when BREAK-DISCARD or "
+              "BREAK-QUEEN says so.",
+              ("BREAK-DISCARD", "BREAK-QUEEN"), BREAKING, ("context",)),
+    Invariant("PLAY-STEPS-AS-STATED",
+              "The engine's play, run on symbolic cards in every shape of a trick, moves the card, the turn, the "
+              "trick and the lead as the step statements say, and a round dealt starts with the lowest club's holder.",
+              ("TRICK-ORDER", "TRICK-WINNER", "LEAD-WINNER", "LEAD-OPEN", "BREAK-DISCARD", "BREAK-QUEEN"),
+              ("players",), ("context",)),
+    Invariant("PASSING-AS-STATED",
+              "The engine accepts exactly the passes of three cards of the passer's hand, exchanges them as "
+              "PASS-SIMULTANEOUS says, in the direction PASS-CYCLE gives each round.",
+              ("PASS-COUNT", "PASS-SIMULTANEOUS", "PASS-CYCLE"), ("players",), ("context",)),
+    Invariant("SETUP-AS-STATED",
+              "The players allowed, the deck, the cards removed, the deal and the dealer are as their statements say.",
+              ("PLAYERS-COUNT", "DECK-CARDS", "DECK-REMOVED", "DEAL-HANDS", "DEAL-DEALER"), ("players",), ("context",)),
+    Invariant("TOTALS-ARE-SUMS",
+              "Every total starts at 0 and each round's scores are added to it, so the totals are the sums of the "
+              "round scores.",
+              ("SCORE-TOTAL",), ("players",), ("context", "engine")),
+    Invariant("GAME-END-AS-STATED",
+              "From any totals the engine ends the game exactly when END-THRESHOLD and WIN-TIE say so, and names "
+              "exactly the winners WIN-LOWEST and WIN-TIE name.",
+              ("END-THRESHOLD", "WIN-LOWEST", "WIN-TIE"),
+              ("players", "end_threshold", "end_comparison", "max_rounds", "ties"), ("context",), "game"),
+    Invariant("ROUND-PLAYS-EVERY-CARD",
+              "A round ends after exactly hand-size tricks, with every card dealt played once and taken by one player.",
+              ("TRICK-ORDER", "DEAL-HANDS", "DECK-REMOVED"), ("players",), ("inductive", "engine")),
+    Invariant("GAME-ENDS",
+              "Every game ends within a number of rounds fixed by the rules, whatever is played; otherwise a game "
+              "that never ends is shown.",
+              ("END-THRESHOLD", "WIN-TIE", "SCORE-TOTAL", "SCORE-MOON", "SCORE-JACK", "SCORE-NO-TRICKS"), GAME_END,
+              ("game",), "game"),
 )
 
 BY_ID = {invariant.id: invariant for invariant in INVARIANTS}
@@ -110,7 +163,9 @@ _HEART_COUNT = HEARTS.bit_count()
 
 
 ROUND_PARAMETERS: tuple[str, ...] = tuple(p.name for p in PARAMETERS
-                         if any(p.name in invariant.parameters for invariant in INVARIANTS))
+                         if any(p.name in i.parameters for i in INVARIANTS if i.scope == "round"))
+GAME_PARAMETERS: tuple[str, ...] = tuple(p.name for p in PARAMETERS
+                        if any(p.name in i.parameters for i in INVARIANTS if i.scope == "game"))
 
 
 def rules_for(values: dict[str, Any]) -> Rules | None:
@@ -141,9 +196,26 @@ def first_trick_can_deadlock(rules: Rules) -> bool:
     hands of at most 14 cards (4, 5 or 6 players; 3 players hold 17). Under seed 003's
     literal rule a hand of only hearts is stuck too (at most 13 cards).
     """
+    size = said.hand_size(rules.players)
     if rules.first_trick_points == "forbidden":
-        return rules.hand_size <= _POINT_CARD_COUNT
-    return void_hearts_can_deadlock(rules) and rules.hand_size <= _HEART_COUNT
+        return size <= _POINT_CARD_COUNT
+    return void_hearts_can_deadlock(rules) and size <= _HEART_COUNT
+
+
+def lowest_round_sum(rules: Rules) -> int:
+    """The least the round scores can sum to, from the scoring statements: a moon round, or one without a moon and
+    with as many players as can be without a trick (all but one when the moon is off, else all but two: a player
+    taking every trick takes every point card)."""
+    jack = said.JACK_POINTS if rules.jd_bonus else 0
+    n = rules.players
+    sums = []
+    if rules.moon == "add":
+        sums.append((n - 1) * said.MOON_POINTS + jack)
+    elif rules.moon == "subtract":
+        sums.append(-said.MOON_POINTS + jack)
+    trickless = n - 1 if rules.moon == "off" else n - 2
+    sums.append(26 + jack + (said.NO_TRICK_POINTS * trickless if rules.avoid_all_tricks_bonus else 0))
+    return min(sums)
 
 
 def not_applicable(invariant_id: str, rules: Rules) -> str | None:
@@ -153,8 +225,6 @@ def not_applicable(invariant_id: str, rules: Rules) -> str | None:
             return "must_break_hearts is off: hearts may be led at any time"
         if rules.hearts_restriction != "lead":
             return "hearts_restriction='discard': unbroken hearts restrict discards, not leads"
-    if invariant_id == "MOON-EXACTLY-ALL-POINTS" and rules.moon == "off":
-        return "moon is off"
     return None
 
 
@@ -168,6 +238,10 @@ def expected_outcome(invariant_id: str, rules: Rules) -> str:
         return "refuted"
     if invariant_id == "LEGAL-MOVE-EXISTS" and (first_trick_can_deadlock(rules) or void_hearts_can_deadlock(rules)):
         return "refuted"
+    if invariant_id == "GAME-ENDS" and not rules.max_rounds:
+        # END-THRESHOLD with a bound: the scores add a positive least sum each round; WIN-TIE "play-on": a tie kept
+        # for ever; otherwise the totals can be kept below the threshold.
+        return "refuted" if rules.ties == "play-on" or lowest_round_sum(rules) <= 0 else "proved"
     return "proved"
 
 

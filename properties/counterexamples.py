@@ -24,7 +24,7 @@ import z3
 from hearts_ref.cards import CARDS, Suit
 from hearts_ref.cardset import BITS, CardSet, bits_of
 from hearts_ref.legality import Context
-from hearts_ref.symbolic import SymbolicCardSet
+from hearts_ref.symbolic import SymbolicCardSet, as_z3
 from hearts_ref.variants import Rules
 
 __all__ = ["Replay", "Counterexample", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
@@ -48,22 +48,33 @@ def describe_context(ctx: Context) -> str:
 
 @dataclass(frozen=True)
 class Replay:
-    """A deal (no pass) and the plays from it after which ``seat``, to move, has no legal play on the engine."""
+    """A deal (no pass) and the plays from it after which ``seat`` is to move, holding the counterexample's hand.
+
+    ``finding`` says what the engine does there (by default: it offers no legal play).
+    """
 
     hands: tuple[int, ...]
     plays: tuple[int, ...]
     seat: int
+    finding: str = ""
+
+    def with_finding(self, finding: str) -> Replay:
+        return Replay(self.hands, self.plays, self.seat, finding)
 
     def text(self) -> str:
         lines = ["  reached on the engine from this deal (no pass):"]
         lines += [f"    seat {seat}: {CardSet.from_mask(hand).glyphs()}" for seat, hand in enumerate(self.hands)]
         played = " ".join(CARDS[i].glyph for i in self.plays) or "(none)"
-        lines.append(f"    plays: {played}; then seat {self.seat} is to move and has no legal play")
+        lines.append(f"    plays: {played}; then seat {self.seat} is to move and "
+                     + (self.finding or "has no legal play"))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hands": [str(CardSet.from_mask(h)) for h in self.hands],
-                "plays": [str(CARDS[i]) for i in self.plays], "stuck_seat": self.seat}
+        found = {"hands": [str(CardSet.from_mask(h)) for h in self.hands],
+                 "plays": [str(CARDS[i]) for i in self.plays], "stuck_seat": self.seat}
+        if self.finding:
+            found["finding"] = self.finding
+        return found
 
 
 @dataclass(frozen=True)
@@ -77,14 +88,21 @@ class Counterexample:
     hand: int | None = None
     replay: Replay | None = None
     notes: tuple[str, ...] = ()
+    numbers: tuple[tuple[str, int], ...] = ()    # the numbers of the refutation (totals, say), by name
 
     def with_replay(self, replay: Replay | None) -> Counterexample:
-        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes)
+        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes,
+                              self.numbers)
+
+    def with_notes(self, *notes: str) -> Counterexample:
+        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, self.replay,
+                              self.notes + notes, self.numbers)
 
     def text(self) -> str:
         """The counterexample as a few readable lines."""
         lines = [f"{self.invariant} refuted: {self.where}"]
         lines += [f"  {name}: {cards_text(mask)}" for name, mask in self.sets]
+        lines += [f"  {name}: {number}" for name, number in self.numbers]
         if self.context is not None:
             lines.append(f"  context: {describe_context(self.context)}")
         lines += [f"  {note}" for note in self.notes]
@@ -102,17 +120,19 @@ class Counterexample:
                                                  "first_trick": ctx.first_trick, "hearts_broken": ctx.hearts_broken},
             "hand": None if self.hand is None else str(CardSet.from_mask(self.hand)),
             "replay": None if self.replay is None else self.replay.to_dict(),
-            "notes": list(self.notes),
+            "notes": list(self.notes), "numbers": dict(self.numbers),
         }
 
 
 def from_model(invariant: str, where: str, shown: tuple[tuple[str, SymbolicCardSet], ...], model: z3.ModelRef, *,
                context: Context | None = None, hand: SymbolicCardSet | None = None,
                notes: tuple[str, ...] = ()) -> Counterexample:
-    """Read a counterexample from a z3 ``model``: the concrete value of each shown card set."""
-    sets = tuple((name, cards.evaluate(model)) for name, cards in shown)
+    """Read a counterexample from a z3 ``model``: the concrete value of each shown card set (and number)."""
+    sets = tuple((name, cards.evaluate(model)) for name, cards in shown if isinstance(cards, SymbolicCardSet))
+    numbers = tuple((name, model.eval(as_z3(value), model_completion=True).as_long()) for name, value in shown
+                    if not isinstance(value, SymbolicCardSet))
     return Counterexample(invariant, where, sets, context, None if hand is None else hand.evaluate(model),
-                          notes=notes)
+                          notes=notes, numbers=numbers)
 
 
 def simplest_stuck_hand(hand: int, fits: Any, stuck: Any, rules: Rules) -> int:

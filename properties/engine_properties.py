@@ -24,11 +24,10 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 
 from hearts_ref.cards import CARDS, Suit
-from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of
+from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of
 from hearts_ref.engine import Engine
-from hearts_ref.round import PASS_SIZE
-from hearts_ref.scoring import JACK_POINTS, MOON_POINTS, NO_TRICKS_BONUS
 from hearts_ref.variants import Rules
+from properties import statements as said
 from properties.catalogue import expected_unsound, not_applicable
 from properties.contexts import expected_score_total
 from properties.strategies import GamePlan, games
@@ -54,9 +53,8 @@ class GameLog:
 
 
 def spec_points(cards: int, rules: Rules) -> int:
-    """SCORE-POINTS and SCORE-JACK as the rules state them: 1 a heart, 13 the Q♠, −10 the J♦ if it counts."""
-    points = (cards & HEARTS).bit_count() + (13 if cards & QUEEN else 0)
-    return points + (JACK_POINTS if rules.jd_bonus and cards & JACK_OF_DIAMONDS_BIT else 0)
+    """SCORE-POINTS and SCORE-JACK as the statements say: 1 a heart, 13 the Q♠, −10 the J♦ if it counts."""
+    return said.raw_points(rules, cards)
 
 
 def _expect(condition: bool, invariant: str, message: str) -> None:
@@ -75,6 +73,7 @@ class _Round:
         self.taken = [0] * rules.players
         self.played = 0
         self.tricks = 0
+        self.totals: list[int] = [0] * rules.players
 
     def check_conserved(self, where: str) -> None:
         seen = 0
@@ -103,16 +102,17 @@ def _check_round_end(rules: Rules, record: _Round, observation: Any, where: str)
     total = expected_score_total(rules, moon, trickless)
     _expect(sum(scores) == total, "POINTS-PER-ROUND", f"{where}: the round scores {scores} sum to {sum(scores)}, "
                                                       f"not {total}")
-    if rules.moon != "off":
-        if moon:
-            shift = (lambda s: -MOON_POINTS if s == shooters[0] else MOON_POINTS) if rules.moon == "add" else (
-                lambda s: -2 * MOON_POINTS if s == shooters[0] else 0)
-            wanted = [p + shift(seat) for seat, p in enumerate(points)]
-        else:
-            bonus = NO_TRICKS_BONUS if rules.avoid_all_tricks_bonus else 0
-            wanted = [p + (bonus if not cards else 0) for p, cards in zip(points, record.taken)]
-        _expect(scores == wanted, "MOON-EXACTLY-ALL-POINTS", f"{where}: scores {scores}, the rules give {wanted} "
-                                                              f"({'a moon' if moon else 'no moon'})")
+    wanted = said.round_scores(rules, record.taken)
+    _expect(scores == wanted, "SCORES-AS-STATED", f"{where}: scores {scores}, the rules give {wanted} "
+                                                   f"({'a moon' if moon else 'no moon'})")
+    size = said.hand_size(rules.players)
+    _expect(record.tricks == size and not any(record.hands), "ROUND-PLAYS-EVERY-CARD",
+            f"{where}: the round ended after {record.tricks} tricks of {size}, with "
+            f"{sum(h.bit_count() for h in record.hands)} cards unplayed")
+    record.totals = [t + s for t, s in zip(record.totals, scores)]
+    _expect(list(observation.totals or ()) == record.totals, "TOTALS-ARE-SUMS",
+            f"{where}: the engine's totals {list(observation.totals or ())}, the sums of the round scores "
+            f"{record.totals}")
 
 
 def _check_before_play(rules: Rules, record: _Round, seat: int, legal: int, observation: Any, where: str) -> None:
@@ -124,7 +124,7 @@ def _check_before_play(rules: Rules, record: _Round, seat: int, legal: int, obse
             f"{where}: the engine shows the trick {list(observation.trick)}")
     first, leading = record.tricks == 0, not record.trick
     if first and leading:
-        low = 1 << rules.lowest_club.index
+        low = said.lowest_club(rules.players)
         opening = (hand & SUIT_MASKS[Suit.CLUBS]) if rules.can_lead_any_club else low
         _expect(bool(hand & low) and legal == opening, "OPENING-LEAD",
                 f"{where}: seat {seat} leads with legal plays {CardSet.from_mask(legal).glyphs() or '(none)'}, "
@@ -143,8 +143,8 @@ def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLo
     """Play ``plan`` on ``engine`` and check the invariants at every step; raise :class:`PropertyViolation` at the first broken one.
 
     Checks LEGAL-MOVE-EXISTS, FIRST-TRICK-NO-DEADLOCK, OPENING-LEAD, POINTS-PER-ROUND,
-    UNIQUE-TRICK-WINNER, NO-EARLY-HEART-LEAD, MOON-EXACTLY-ALL-POINTS,
-    PASSING-PRESERVES-DEAL, CARDS-CONSERVED and HEARTS-BREAK-ON-PLAY. Under rules that can
+    UNIQUE-TRICK-WINNER, NO-EARLY-HEART-LEAD, SCORES-AS-STATED, PASSING-PRESERVES-DEAL,
+    CARDS-CONSERVED, HEARTS-BREAK-ON-PLAY, TOTALS-ARE-SUMS and ROUND-PLAYS-EVERY-CARD. Under rules that can
     deadlock, a player without a legal play ends the game (``GameLog.stuck``). A game
     still going after ``max_rounds`` rounds (ties played on) is stopped there; so is every
     game after one round on an engine without ``multi_round``, and an engine that cannot
@@ -157,6 +157,7 @@ def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLo
     if not capabilities.multi_round:
         max_rounds = 1
     choice, plays, number = 0, 0, 0
+    totals = [0] * n
     while True:
         number += 1
         dealt = tuple(h.mask for h in plan.deal(number - 1))
@@ -169,12 +170,13 @@ def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLo
                 ordered = list(bits_of(dealt[seat]))
                 start = plan.choice(choice) % len(ordered)
                 choice += 1
-                chosen = sum(1 << c for c in (ordered[start:] + ordered[:start])[:PASS_SIZE])
+                chosen = sum(1 << c for c in (ordered[start:] + ordered[:start])[:said.PASS_CARDS])
                 passes.append(chosen)
                 engine.pass_cards(seat, CardSet.from_mask(chosen))
             offset = rules.pass_offset(direction)   # PASS-CYCLE: each seat gives to the seat `offset` clockwise
             hands = tuple((dealt[seat] & ~passes[seat]) | passes[(seat - offset) % n] for seat in range(n))
         record = _Round(rules, hands, passed=direction != "none")
+        record.totals = totals
         record.check_conserved(f"round {number}, after the pass")
         while True:
             observation = engine.observe()
@@ -214,6 +216,7 @@ def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLo
                             f"{where}: the engine shows points {list(after.points_taken)}, the cards taken give {points}")
             record.check_conserved(where)
         _check_round_end(rules, record, observation, f"round {number}")
+        totals = record.totals
         if observation.game_over or number >= max_rounds:
             return GameLog(number, plays)
 

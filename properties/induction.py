@@ -1,314 +1,308 @@
-"""The strong form: an inductive invariant over the whole transition relation of a round.
+"""The strong form: an inductive invariant over the engine's own transition, ``RoundState.play``.
 
-The state of a round is modelled with every card set symbolic: the hands, the cards
-each player has taken, the card each player has put on the trick in progress, the
-number of finished tricks and whether hearts are broken. Seats are counted from the
-leader of the current trick, so the player to move is seat ``position`` (the number of
-cards on the trick) and the winner of a trick becomes seat 0 of the next.
+A state of a round is the engine's :class:`~hearts_ref.round.RoundState` with every card set
+symbolic (:func:`properties.transitions.symbolic_round`) and a concrete *shape*: who leads
+the trick, how many cards it holds, the play context. The number of finished tricks is a
+z3 integer ``T``. The invariant *Inv* has six parts (:func:`invariant_parts`). The proof shows
 
-The invariant *Inv* has five parts (:func:`invariant_parts`). The proof shows
+1. the deal ⇒ Inv, in the state ``dealt_state`` returns (the engine's own start of a round,
+   explored: one path per seat that can hold the lowest club) (:func:`initial_claims`);
+2. Inv ∧ a legal play ⇒ Inv after it, in every shape: the transition is ``RoundState.play``
+   itself, run on a symbolic card under ``explore``, one path per way its code can go (the
+   seat winning the trick, whether hearts break, whether the round ends) (:func:`step_claims`);
+3. Inv ⇒ the player to move has a legal play, and the round ends exactly when ``hand_size``
+   tricks are done, every card taken by one player (:func:`consequence_claims`).
 
-1. the deal ⇒ Inv, in the state where the seat chosen by
-   :func:`~hearts_ref.legality.opening_leader` leads (:func:`initial_claims`);
-2. Inv ∧ a legal play ⇒ Inv after it, one claim per part and per *case* — the
-   concrete context of the play and, when it ends a trick, the seat that wins it —
-   with the transition built from the engine's rule functions: ``legal_plays``,
-   ``breaks_hearts`` and ``trick_winner`` on the z3 algebra (:func:`step_claims`);
-3. Inv ⇒ the player to move has a legal play, and at the end of the round the taken
-   cards are exactly the cards in play, so POINTS-PER-ROUND's per-context proof applies
-   (:func:`consequence_claims`).
-
-So Inv holds in every reachable state, not only for plausible hand shapes. Small
-lemmas are proved first and then assumed: a legal play is a card of the hand, the
-first lead is an opening card, and the per-card counting schemas of
-:mod:`properties.solving`. Claims are grouped by part and asked one at a time.
+So Inv holds in every reachable state, not only for plausible hand shapes, and the engine's
+transition is the one proved: no model of it is written here. The per-card counting schemas
+of :mod:`properties.solving` are proved first and their instances assumed.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import z3
 
-from hearts_ref.cards import Suit
-from hearts_ref.cardset import HEARTS, QUEEN, SUIT_MASKS
-from hearts_ref.legality import Context, breaks_hearts, opening_leader, opening_leads
-from hearts_ref.round import trick_winner
-from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
+from hearts_ref.legality import Context
+from hearts_ref.round import RoundState, dealt_state
+from hearts_ref.symbolic import SYMBOLIC, all_of, any_of, as_z3, explore, implies, union_of
 from hearts_ref.variants import Rules
-from properties.solving import card_variables, count_split, exactly_one_place, subset
+from properties import statements as said
+from properties.logic import HEARTS, QUEEN_OF_SPADES, suit
+from properties.solving import Claim, card_variables, count_split, exactly_one_place, subset
+from properties.transitions import LED, Shape, explored_play, real_states, shapes, symbolic_round, witness_of
 
-__all__ = ["State", "Case", "InductiveClaim", "PARTS", "invariant_parts", "cases", "step", "symbolic_state",
-           "initial_claims", "step_claims", "consequence_claims", "lemma_claims", "all_claims"]
+__all__ = ["PARTS", "invariant_parts", "initial_claims", "step_claims", "consequence_claims", "all_claims",
+           "inductive_results", "InductiveClaim"]
 
 S = SYMBOLIC
-EMPTY = SymbolicCardSet([False] * 52)
 
 # Each part of Inv, the invariant it stands for, and the parts of the state before a play it needs.
 PARTS = {
     "conservation": ("CARDS-CONSERVED", ("conservation", "trick")),
     "trick": ("LEGAL-MOVE-EXISTS", ("trick",)),
-    "sizes": ("LEGAL-MOVE-EXISTS", ("sizes", "trick")),
-    "opening": ("OPENING-LEAD", ("opening", "trick")),
+    "opening": ("OPENING-LEAD", ("opening", "trick", "led")),
     "broken": ("HEARTS-BREAK-ON-PLAY", ("broken", "trick")),
+    "led": ("LEGAL-MOVE-EXISTS", ("led", "trick")),
+    "sizes": ("LEGAL-MOVE-EXISTS", ("sizes", "trick")),
 }
-
-
-class State(NamedTuple):
-    """A round's state with symbolic cards; seats are relative to the leader of the current trick."""
-
-    hands: tuple[Any, ...]
-    taken: tuple[Any, ...]
-    plays: tuple[Any, ...]      # the card each seat has put on the current trick; empty if none yet
-    position: int               # how many cards the trick holds: the seat to move
-    tricks: Any                 # finished tricks (a z3 integer)
-    broken: Any                 # hearts broken (bool or z3 Boolean)
-
-
-class Case(NamedTuple):
-    """The concrete part of a play: who plays, the suit led, first trick, hearts broken, and who wins if it ends a trick."""
-
-    position: int
-    led_suit: int | None
-    first_trick: bool
-    hearts_broken: bool
-    winner: int | None
-
-    @property
-    def context(self) -> Context:
-        return Context(self.position == 0, self.led_suit, self.first_trick, self.hearts_broken)
-
-    def describe(self) -> str:
-        what = "leading" if self.position == 0 else f"seat +{self.position} following {Suit(self.led_suit).glyph}"
-        return (f"{what}, {'first' if self.first_trick else 'a later'} trick, hearts "
-                f"{'broken' if self.hearts_broken else 'unbroken'}"
-                + ("" if self.winner is None else f", seat +{self.winner} wins the trick"))
+# The parts about card sets only, proved together per shape: where the cards are, and the context of the next play.
+CARD_PLACES = ("conservation", "trick", "opening")
+CONTEXT_PARTS = ("led", "broken")
 
 
 class InductiveClaim(NamedTuple):
-    """One claim of the inductive proof, the invariant it serves, and the case it is about."""
+    """One claim of the inductive proof, the invariant it serves, and what it is about."""
 
     invariant: str
-    kind: str                   # "lemma", "initial", "step", "cover", "exists", "end"
-    label: str
-    hypotheses: tuple[Any, ...]
-    goal: Any
-    case: Case | None = None
-    state: State | None = None  # to read a counterexample from
+    kind: str                   # "initial", "step", "exists", "end"
+    claim: Claim
+    shape: Shape | None = None
+    state: Any = None
 
 
-def symbolic_state(rules: Rules, position: int, hearts_broken: Any) -> State:
-    """Return a state with fresh variables for every card set and the number of finished tricks."""
-    n = rules.players
-    return State(tuple(card_variables(f"hand{j}", rules) for j in range(n)),
-                 tuple(card_variables(f"taken{j}", rules) for j in range(n)),
-                 tuple(card_variables(f"trick{j}", rules) for j in range(n)),
-                 position, z3.Int("tricks"), hearts_broken)
+def invariant_parts(state: RoundState, tricks: Any, *, only: str | None = None) -> Any:
+    """Return Inv's six parts for an engine ``state`` with ``tricks`` finished tricks, by name (or the part ``only``).
 
-
-def _played(state: State) -> Any:
-    played: Any = 0
-    for cards in state.taken + state.plays:
-        played = played | cards
-    return played
-
-
-def invariant_parts(state: State, rules: Rules, *, only: str | None = None) -> Any:
-    """Return Inv's five parts for ``state`` by name (or the one part named ``only``).
-
-    conservation: every card in play is in exactly one hand, trick place or pile of taken cards.
-    trick: the seats before ``position`` have put one card each on the trick, the others none.
-    sizes: each hand holds ``hand_size`` − tricks cards, one fewer after its card is on the trick.
+    conservation: every card in play is in exactly one hand, pile of taken cards, or place on the trick.
+    trick: each card on the trick is one card.
     opening: on the first trick, the leader holds the lowest club or has led an opening card.
     broken: once hearts are broken, a heart (or the Q♠ if it breaks them) is among the cards played.
+    led: the context leads exactly when the trick is empty, and the trick's first card is of the suit led.
+    sizes: each hand holds ``hand_size`` − tricks cards, one fewer once its card is on the trick; the context
+    is the first trick's exactly while no trick is done.
     """
-    n, size, k, tricks = rules.players, rules.hand_size, state.position, state.tricks
+    rules = state.rules
+    n, size, k = rules.players, said.hand_size(rules.players), len(state.trick)
+    trick = [c.cards for c in state.trick]
+    ctx = state.context
 
     def conservation() -> Any:
-        return z3.And(exactly_one_place(state.hands + state.taken + state.plays, rules.deck_mask))
+        return all_of(exactly_one_place(list(state.hands) + list(state.taken) + trick, rules.deck_mask))
 
-    def trick() -> Any:
-        return z3.And([state.plays[j].count() == 1 if j < k else S.is_empty(state.plays[j]) for j in range(n)])
+    def trick_part() -> Any:
+        return all_of(_one(c) for c in trick)
 
     def sizes() -> Any:
-        counts = [state.hands[j].count() == size - tricks - (1 if j < k else 0) for j in range(n)]
-        return z3.And(counts + [tricks >= 0, tricks <= size] + ([tricks < size] if k else []))
+        counts = [state.hands[(state.leader + j) % n].count() == size - tricks - (1 if j < k else 0) for j in range(n)]
+        first = (tricks == 0) if ctx.first_trick is True else z3.Not(tricks == 0)
+        return all_of(counts + [tricks >= 0, tricks <= size, first] + ([tricks < size] if k else []))
 
     def opening() -> Any:
+        if ctx.first_trick is not True:
+            return True
+        low = said.lowest_club(n)
         if k == 0:
-            return z3.Implies(tricks == 0, S.non_empty(state.hands[0] & (1 << rules.lowest_club.index)))
-        return z3.Implies(tricks == 0, subset(state.plays[0], opening_leads(rules.deck_mask, rules)))
+            return as_z3(S.non_empty(state.hands[state.leader] & low))
+        opening_cards = suit("C") if rules.can_lead_any_club else low
+        return as_z3(S.is_empty(trick[0] & ~opening_cards))
 
     def broken() -> Any:
-        breakers = HEARTS | (QUEEN if rules.qs_breaks_hearts else 0)
-        return z3.Implies(state.broken, S.non_empty(_played(state) & breakers))
+        breakers = HEARTS | (QUEEN_OF_SPADES if rules.qs_breaks_hearts else 0)
+        played = union_of(list(state.taken) + trick)
+        return implies(ctx.hearts_broken, S.non_empty(played & breakers))
 
-    builders = {"conservation": conservation, "trick": trick, "sizes": sizes, "opening": opening, "broken": broken}
+    def led() -> Any:
+        suit_led = [] if ctx.leading else [as_z3(S.non_empty(trick[0] & suit(LED[ctx.led_suit])))]
+        return all_of([ctx.leading is (k == 0), *suit_led])
+
+    builders = {"conservation": conservation, "trick": trick_part, "sizes": sizes, "opening": opening,
+                "broken": broken, "led": led}
     if only is not None:
         return builders[only]()
     return {name: build() for name, build in builders.items()}
 
 
-def cases(rules: Rules) -> Iterator[Case]:
-    """Every concrete case of a play: position, suit led, first trick, broken, and the winner of a last card."""
-    n = rules.players
-    for position in range(n):
-        for led in ([None] if position == 0 else list(Suit)):
-            for first in (True, False):
-                for broken in (False, True):
-                    for winner in (range(n) if position == n - 1 else [None]):
-                        yield Case(position, led, first, broken, winner)
-
-
-def _guard(state: State, case: Case) -> list[Any]:
-    guard = [state.tricks == 0 if case.first_trick else state.tricks >= 1]
-    if case.led_suit is not None:
-        guard.append(S.non_empty(state.plays[0] & SUIT_MASKS[case.led_suit]))
-    return guard
-
-
-def step(state: State, case: Case, card: Any, rules: Rules) -> State:
-    """Return the state after the seat to move plays ``card`` (a one-card set) in ``case``.
-
-    TRICK-ORDER: the card goes on the trick and the next seat plays; BREAK-DISCARD and
-    BREAK-QUEEN through ``breaks_hearts``; at the last card TRICK-WINNER: ``case.winner``
-    (which ``trick_winner`` must return, a hypothesis of the claim) takes the trick and,
-    LEAD-WINNER, leads the next one, so the seats are renumbered from it.
-    """
-    n, k = rules.players, state.position
-    hands = tuple(hand & ~card if j == k else hand for j, hand in enumerate(state.hands))
-    broken = S.either(state.broken, breaks_hearts(card, case.context, rules, S))
-    if k < n - 1:
-        plays = tuple(card if j == k else p for j, p in enumerate(state.plays))
-        return State(hands, state.taken, plays, k + 1, state.tricks, broken)
-    won: Any = card
-    for p in state.plays[:k]:
-        won = won | p
-    taken = tuple(pile | won if j == case.winner else pile for j, pile in enumerate(state.taken))
-    renumber = [(case.winner + j) % n for j in range(n)]
-    return State(tuple(hands[j] for j in renumber), tuple(taken[j] for j in renumber), (EMPTY,) * n, 0,
-                 state.tricks + 1, broken)
-
-
-def lemma_claims(rules: Rules, legality: Any) -> list[InductiveClaim]:
-    """The lemmas assumed by the step claims: a legal play is a card of the hand; the first lead opens."""
-    hand = card_variables("hand", rules)
-    claims = []
-    for led in [None, *Suit]:
-        for first in (True, False):
-            for broken in (False, True):
-                ctx = Context(led is None, led, first, broken)
-                legal = legality(hand, ctx, rules, S)
-                claims.append(InductiveClaim("LEGAL-MOVE-EXISTS", "lemma", f"legal plays are cards of the hand "
-                                             f"({Case(0 if led is None else 1, led, first, broken, None).describe()})",
-                                             (), subset(legal, hand)))
-    first_lead = legality(hand, Context(True, None, True, False), rules, S)
-    claims.append(InductiveClaim("OPENING-LEAD", "lemma", "the first lead is an opening card", (),
-                                 subset(first_lead, opening_leads(rules.deck_mask, rules))))
-    return claims
+def _one(cards: Any) -> Any:
+    from properties.solving import one_card
+    return one_card(cards)
 
 
 def initial_claims(rules: Rules) -> list[InductiveClaim]:
-    """DEAL-HANDS ⇒ Inv: any equal deal of the cards in play, led by the holder of the lowest club."""
-    n, size = rules.players, rules.hand_size
+    """DEAL-HANDS ⇒ Inv: any equal deal of the cards in play, started by the engine's ``dealt_state``."""
+    n, size = rules.players, said.hand_size(rules.players)
     dealt = [card_variables(f"dealt{j}", rules) for j in range(n)]
     deal = exactly_one_place(dealt, rules.deck_mask) + [hand.count() == size for hand in dealt]
-    leader = opening_leader(dealt, rules, S)
-    claims = []
-    for seat in range(n):
-        state = State(tuple(dealt[(seat + j) % n] for j in range(n)), (EMPTY,) * n, (EMPTY,) * n, 0, 0, False)
-        for part, goal in invariant_parts(state, rules).items():
-            claims.append(InductiveClaim(PARTS[part][0], "initial", f"{part} holds at the deal, seat {seat} leading",
-                                         tuple(deal + [leader == seat]), goal))
-    return claims
+    goals = []
+    for path in explore(dealt_state, rules, dealt, "none"):
+        state = path.result
+        right = False if path.raised else all_of(invariant_parts(state, 0).values())
+        goals.append(implies(path.condition, right))
+    claim = Claim("Inv holds at the deal", tuple(deal), all_of(goals),
+                  tuple((f"seat {j}", h) for j, h in enumerate(dealt)))
+    return [InductiveClaim("LEGAL-MOVE-EXISTS", "initial", claim)]
 
 
 def step_claims(rules: Rules) -> Iterator[InductiveClaim]:
-    """Inv ∧ a legal play ⇒ Inv after it: one claim per case and part, each with the hypotheses it needs.
-
-    The states and formulas that several cases share are built once: the state before
-    a play depends only on the position and the broken flag, and each part after it only
-    on what changes it (the winner renumbers the seats; the suit led and the flag change
-    whether hearts break).
-    """
-    n = rules.players
-    card = card_variables("card", rules)
-    shared: dict[Any, Any] = {}
-
-    def once(key: Any, build: Any) -> Any:
-        if key not in shared:
-            shared[key] = build()
-        return shared[key]
-
-    for case in cases(rules):
-        k = case.position
-        plain = once(("state", k), lambda: symbolic_state(rules, k, False))
-        before = plain._replace(broken=case.hearts_broken)
-        parts = dict(once(("parts", k), lambda: invariant_parts(plain, rules)))
-        parts["broken"] = once(("broken", k, case.hearts_broken), lambda: invariant_parts(before, rules, only="broken"))
-        counting = once(("counting", k), lambda: count_split(before.hands[k], card)[1])
-        facts = list(once(("facts", k), lambda: [card.count() == 1, subset(card, before.hands[k])]))
-        if k == 0 and case.first_trick:   # the lemma: the first lead is an opening card
-            facts.append(once("opening", lambda: subset(card, opening_leads(rules.deck_mask, rules))))
-        won = []
-        if case.winner is not None:
-            winner = once(("winner", case.led_suit),
-                          lambda: trick_winner(before.plays[:n - 1] + (card,), case.led_suit, 0, n, S))
-            won = [winner == case.winner]
-        after_key = (k, case.winner, case.led_suit, case.hearts_broken)
-        after = once(("after",) + after_key, lambda: step(before, case, card, rules))
-        for part, (invariant, needs) in PARTS.items():
-            key = ("goal", part, k, case.winner) + (after_key if part == "broken" else ())
-            goal = once(key, lambda: invariant_parts(after, rules, only=part))
-            hypotheses = [parts[p] for p in needs] + facts
-            if part in ("opening", "broken"):
-                hypotheses += _guard(before, case) + won
-            if part == "sizes":
-                hypotheses += counting
-            yield InductiveClaim(invariant, "step", f"{part} is kept: {case.describe()}", tuple(hypotheses),
-                                 goal, case, before)
+    """Inv ∧ a legal play ⇒ Inv after it: per shape and part, over every path of ``RoundState.play``."""
+    n, size = rules.players, said.hand_size(rules.players)
+    tricks = z3.Int("tricks")
+    for shape in shapes(rules):
+        state = symbolic_round(rules, shape)
+        card, paths, hypotheses = explored_play(state)
+        before = invariant_parts(state, tricks)
+        mover = state.hands[state.to_play]
+        counting = count_split(mover, card)[1]
+        complete = len(state.trick) + 1 == n
+        after_tricks = tricks + 1 if complete else tricks
+        afters = [None if p.raised or not isinstance(p.result, RoundState) else
+                  p.result._replace(leader=p.value(p.result.leader), to_play=p.value(p.result.to_play)) for p in paths]
+        # Where the cards are (conservation, trick, opening): the same on every path but for the pile the winner
+        # takes, and true whichever seat wins, so each path's goal is claimed with no condition at all (a stronger
+        # claim, and one that does not depend on the rules for breaking hearts). Any card of the mover's hand is
+        # taken past the engine's legality check (stronger than for legal cards), except on the first lead,
+        # where the opening part needs the card to be a legal lead.
+        legal = [] if shape.context.first_trick and shape.position == 0 else [hypotheses[1]]
+        hand_card = [h for h in hypotheses if all(h is not x for x in legal)] + [subset(card, mover)]
+        real = real_states(rules).get((shape.leader, shape.position, shape.context))
+        witness = witness_of(state, real, tricks=tricks)
+        for parts, name, conditioned in ((CARD_PLACES, "the cards", False), (CONTEXT_PARTS, "the context", True)):
+            goals = [implies(p.condition if after is None or conditioned else True, False if after is None else
+                             all_of(invariant_parts(after, after_tricks, only=part) for part in parts))
+                     for p, after in zip(paths, afters)]
+            needs = sorted({need for part in parts for need in PARTS[part][1]})
+            yield InductiveClaim(PARTS[parts[0]][0], "step",
+                                 Claim(f"{name} of Inv kept: {shape.describe(n)}", tuple(hand_card + [before[p] for p in needs]),
+                                       all_of(goals), (("card", card),), witness=witness), shape, state)
+        # The sizes: every path leaves the same hands, so its goal needs no condition; and the round ends (the
+        # engine plays no more) exactly when the tricks done reach the hand size.
+        goals = [False if after is None else invariant_parts(after, after_tricks, only="sizes") for after in afters]
+        ended = [implies(p.condition_without_numbers(), (after.to_play == -1) == (after_tricks == size))
+                 for p, after in zip(paths, afters) if after is not None] if complete else []
+        given = [subset(card, mover), card.count() == 1] + counting + [before[p] for p in PARTS["sizes"][1]]
+        label = f"sizes of Inv kept{' and the round ends after ' + str(size) + ' tricks' if complete else ''}"
+        yield InductiveClaim("ROUND-PLAYS-EVERY-CARD" if complete else "LEGAL-MOVE-EXISTS", "step",
+                             Claim(f"{label}: {shape.describe(n)}", tuple(given), all_of(goals + ended),
+                                   (("card", card),), witness=witness), shape, state)
 
 
-def consequence_claims(rules: Rules, legality: Any) -> Iterator[InductiveClaim]:
-    """What Inv gives: the cases cover every state, a legal play exists, and the end of a round is a partition."""
-    n, size = rules.players, rules.hand_size
-    for position in range(1, n):
-        state = symbolic_state(rules, position, False)
-        covered = z3.Or([S.non_empty(state.plays[0] & SUIT_MASKS[suit]) for suit in Suit])
-        yield InductiveClaim("LEGAL-MOVE-EXISTS", "cover", f"the trick led by seat 0 has a suit (seat +{position} "
-                             "to move)", (invariant_parts(state, rules)["trick"],), covered)
-    last = symbolic_state(rules, n - 1, False)
-    card = card_variables("card", rules)
-    for suit in Suit:
-        winner = trick_winner(last.plays[:n - 1] + (card,), suit, 0, n, S)
-        yield InductiveClaim("LEGAL-MOVE-EXISTS", "cover", f"a trick led in {suit.glyph} has a winner among its "
-                             "seats", (), z3.Or([winner == seat for seat in range(n)]))
-    states: dict[tuple[int, bool], tuple[State, dict[str, Any]]] = {}
-    for case in cases(rules):
-        if case.winner not in (None, 0):
+def consequence_claims(rules: Rules) -> Iterator[InductiveClaim]:
+    """What Inv gives: a legal play exists in every shape, and the end of a round is a partition of the cards."""
+    n, size = rules.players, said.hand_size(rules.players)
+    tricks = z3.Int("tricks")
+    for shape in shapes(rules):
+        if shape.leader != 0 and shape.position == 0:
             continue
-        case = case._replace(winner=None)
-        if (case.position, case.hearts_broken) not in states:
-            state = symbolic_state(rules, case.position, case.hearts_broken)
-            states[case.position, case.hearts_broken] = (state, invariant_parts(state, rules))
-        state, parts = states[case.position, case.hearts_broken]
-        # The parts a legal play needs; a refutation is confirmed on the engine, not by a model of all of Inv.
-        hypotheses = (parts["sizes"], parts["trick"], parts["opening"], *_guard(state, case), state.tricks < size)
-        legal = legality(state.hands[case.position], case.context, rules, S)
-        invariant = "FIRST-TRICK-NO-DEADLOCK" if case.first_trick and case.position else "LEGAL-MOVE-EXISTS"
-        yield InductiveClaim(invariant, "exists", case.describe(), hypotheses,
-                             S.non_empty(legal), case, state)
-    end = symbolic_state(rules, 0, False)
-    parts = invariant_parts(end, rules)
-    yield InductiveClaim("POINTS-PER-ROUND", "end", "at the end of the round every card in play has been taken once",
-                         (parts["conservation"], parts["sizes"], parts["trick"], end.tricks == size),
-                         z3.And(exactly_one_place(end.taken, rules.deck_mask)))
+        state = symbolic_round(rules, shape)
+        parts = invariant_parts(state, tricks)
+        hypotheses = (parts["sizes"], parts["trick"], parts["opening"], parts["led"], tricks < size)
+        invariant = "FIRST-TRICK-NO-DEADLOCK" if shape.context.first_trick and shape.position else "LEGAL-MOVE-EXISTS"
+        claim = Claim(shape.describe(n), hypotheses, S.non_empty(state.legal), (("hand", state.hands[state.to_play]),),
+                      hand=state.hands[state.to_play], data=shape, impossible=_impossible(rules, shape))
+        yield InductiveClaim(invariant, "exists", claim, shape, state)
+    end = symbolic_round(rules, Shape(0, 0, Context(True, None, False, True)), "end")
+    parts = invariant_parts(end, size)
+    claim = Claim("at the end of the round every card in play has been taken once",
+                  (parts["conservation"], parts["sizes"], parts["trick"]),
+                  all_of(exactly_one_place(list(end.taken), rules.deck_mask)
+                         + [as_z3(S.is_empty(h)) for h in end.hands]))
+    yield InductiveClaim("ROUND-PLAYS-EVERY-CARD", "end", claim)
 
 
-def all_claims(rules: Rules, legality: Any) -> Iterator[InductiveClaim]:
-    """Every claim of the inductive proof, lemmas first."""
-    yield from lemma_claims(rules, legality)
+def _impossible(rules: Rules, shape: Shape) -> str:
+    """Why no state of Inv has this shape, when none does: hearts broken before any card of a round is played."""
+    ctx = shape.context
+    if ctx.first_trick and ctx.hearts_broken and shape.position == 0:
+        return "hearts are unbroken at the start of every round (BREAK-DISCARD)"
+    return ""
+
+
+def lemma_claims(rules: Rules) -> list[InductiveClaim]:
+    """The lemma the counting claims assume: in every context, the legal plays are cards of the hand."""
+    hand = card_variables("hand", rules)
+    found = []
+    for shape in shapes(rules):
+        if shape.leader == 0 and shape.position <= 1:
+            ctx = shape.context
+            from hearts_ref.legality import legal_plays
+            claim = Claim(f"legal plays are cards of the hand ({shape.describe(rules.players)})", (),
+                          subset(legal_plays(hand, ctx, rules, S), hand), (("hand", hand),))
+            found.append(InductiveClaim("LEGAL-MOVE-EXISTS", "lemma", claim, shape))
+    return found
+
+
+def all_claims(rules: Rules) -> Iterator[InductiveClaim]:
+    """Every claim of the inductive proof."""
+    yield from lemma_claims(rules)
     yield from initial_claims(rules)
     yield from step_claims(rules)
-    yield from consequence_claims(rules, legality)
+    yield from consequence_claims(rules)
+
+
+def inductive_results(rules: Rules, session: Any, label: str) -> list:
+    """Prove the inductive invariant under ``rules``; return one result per invariant it establishes.
+
+    Every initial and step claim must be proved for Inv to be inductive; if one is not, each
+    result is an error naming it. Then an invariant is proved when its consequences are; a
+    state where Inv holds and no play is legal refutes LEGAL-MOVE-EXISTS once it is replayed
+    on the engine.
+    """
+    from properties.catalogue import INVARIANTS, expected_outcome
+    from properties.findings import confirm_stuck
+    from properties.counterexamples import from_model
+    from properties.results import ProofResult
+    from properties.solving import ERROR, IMPOSSIBLE, PROVED, REFUTED, UNCONFIRMED, worst
+
+    start = time.perf_counter()
+    shared, own, seconds = [], {}, {}
+    for item in all_claims(rules):
+        before = time.perf_counter()
+        answer = session.prover.check(item.claim)
+        seconds[item.invariant] = seconds.get(item.invariant, 0.0) + time.perf_counter() - before
+        if item.kind == "exists":
+            for owner in [item.invariant] + (["LEGAL-MOVE-EXISTS"] if item.invariant == "FIRST-TRICK-NO-DEADLOCK" else []):
+                own.setdefault(owner, []).append((item, answer))
+        elif item.kind == "end":
+            own.setdefault(item.invariant, []).append((item, answer))
+        else:
+            shared.append((item, answer))
+    results = []
+    for invariant in INVARIANTS:
+        if "inductive" not in invariant.methods:
+            continue
+        mine = own.get(invariant.id, [])
+        problems = [(i, a) for i, a in shared + [x for x in mine if x[0].kind != "exists"]
+                    if a.status not in (PROVED, IMPOSSIBLE)]
+        refuted = [(i, a) for i, a in mine if a.status == REFUTED and i.kind == "exists"]
+        examples: tuple = ()
+        impossible = [i.claim.label for i, a in mine + shared if a.status == IMPOSSIBLE]
+        if session.schemas_status != PROVED:
+            status, detail = ERROR, "the per-card lemma schemas are not proved"
+        elif problems:
+            item, answer = problems[0]
+            status = ERROR if answer.status == REFUTED else worst(a.status for _, a in problems)
+            detail = f"Inv is not shown inductive: {item.kind} claim {item.claim.label!r}: {answer.status} {answer.reason}"
+        elif refuted:
+            confirmed, unreached = [], []
+            for item, answer in refuted:
+                where = f"{item.claim.label} (the size, trick, opening and context parts of Inv hold)"
+                example = from_model(invariant.id, where, item.claim.shown, answer.model, context=item.shape.context,
+                                     hand=item.claim.hand)
+                found, reached = confirm_stuck(session, rules, example)
+                (confirmed if reached else unreached).append(found)
+            status = REFUTED if confirmed else UNCONFIRMED
+            examples = tuple(confirmed + unreached)
+            detail = f"{len(refuted)} shapes without a legal play"
+        else:
+            status, detail = worst([PROVED] + [a.status for _, a in mine]), ""
+        if impossible and invariant.id == "LEGAL-MOVE-EXISTS":
+            detail = (detail + "; " if detail else "") + f"{len(impossible)} shape(s) declared impossible (hearts " \
+                                                         "unbroken at the start of a round)"
+        results.append(ProofResult(invariant.id, label, "inductive", status, expected_outcome(invariant.id, rules),
+                                   seconds.get(invariant.id, 0.0), len(mine), examples, detail, rules.changes()))
+    total = time.perf_counter() - start
+    return [r._replace(detail=(r.detail + "; " if r.detail else "") + f"whole inductive proof {total:.1f}s")
+            if r.invariant == "LEGAL-MOVE-EXISTS" and hasattr(r, "_replace") else
+            _with_detail(r, f"whole inductive proof {total:.1f}s") if r.invariant == "LEGAL-MOVE-EXISTS" else r
+            for r in results]
+
+
+def _with_detail(result: Any, more: str) -> Any:
+    from dataclasses import replace
+    return replace(result, detail=(result.detail + "; " if result.detail else "") + more)
+
+
+_ = (any_of,)

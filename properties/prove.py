@@ -2,15 +2,17 @@
 
 :func:`run_catalogue` is what ``hearts-ref prove`` and the ``verify`` job call::
 
-    run_catalogue(presets=None, *, deep=False, timeout=60.0, legality=legal_plays,
+    run_catalogue(presets=None, *, deep=False, timeout=60.0, legality=None,
                   confirm=True, progress=None, jobs=1) -> list[ProofResult]
 
-``presets`` defaults to every preset. The fast tier (``deep=False``) runs the
-per-context proofs (:mod:`properties.contexts`); ``deep=True`` adds the inductive proof
-(:mod:`properties.induction`). A refutation of a "some player can play" claim is
-confirmed by replaying it on the engine from a deal (:mod:`properties.replay`);
-``confirm=False`` skips that (for tests of the prover itself). :func:`run_combinations`
-proves the per-context catalogue for every variant combination of the registry.
+``presets`` defaults to every preset. The fast tier (``deep=False``) runs the per-context
+proofs (:mod:`properties.contexts`, :mod:`properties.refinement`, :mod:`properties.transitions`)
+and the game-level ones (:mod:`properties.termination`); ``deep=True`` adds the inductive
+proof (:mod:`properties.induction`). Every claim's hypotheses are checked satisfiable
+(:mod:`properties.solving`). A refutation about a hand is replayed on the engine from a
+deal (:mod:`properties.replay`); ``confirm=False`` skips that (for tests of the prover
+itself). ``legality`` replaces the engine's ``legal_plays`` in the claims that take it (for
+tests that hand the proofs a broken rule).
 
 >>> result = prove_context("FIRST-TRICK-NO-DEADLOCK", Rules.preset("seed001"), Session(timeout=30))
 >>> result.status, result.matches
@@ -27,19 +29,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from hearts_ref.legality import legal_plays
 from hearts_ref.variants import PRESETS, Rules
 from properties.catalogue import BY_ID, INVARIANTS, expected_outcome, not_applicable
-from properties.contexts import Claim, claims_for
 from properties.counterexamples import Counterexample, from_model, is_stuck, simplest_stuck_hand
-from properties.induction import all_claims
-from properties.replay import confirm_on_engine, find_replay
+from properties import findings as refutations
 from properties.results import ProofResult, all_match
 from properties.solving import (
-    ERROR, NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, Answer, Prover, prove_schemas, worst,
+    ERROR, IMPOSSIBLE, NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, VACUOUS, Answer, Claim, Prover, prove_schemas,
+    worst,
 )
 
-__all__ = ["Session", "run_catalogue", "prove_context", "prove_inductive", "all_match", "Progress"]
+__all__ = ["Session", "run_catalogue", "run_rules", "prove_context", "prove_inductive", "all_match", "Progress",
+           "claims_of"]
 
 Progress = Callable[[int, int, str], None]
 
@@ -51,7 +52,7 @@ class Session:
     proved once per distinct projection of the rules and reused (say, by seed000 and seed002).
     """
 
-    def __init__(self, *, timeout: float = 60.0, legality: Any = legal_plays, confirm: bool = True):
+    def __init__(self, *, timeout: float = 60.0, legality: Any = None, confirm: bool = True):
         self.prover = Prover(timeout=timeout)
         self.legality = legality
         self.confirm = confirm
@@ -59,19 +60,32 @@ class Session:
         schemas = prove_schemas(self.prover, [3 * n for n in (3, 4, 5, 6)] + [3, 4, 5, 6])
         self.schemas_status = worst(a.status for a in schemas.values())
 
+    def legal_plays(self) -> Any:
+        """The legality under test: the one given, else the engine's ``legal_plays`` (looked up now)."""
+        if self.legality is not None:
+            return self.legality
+        from hearts_ref import legality
+        return legality.legal_plays
+
     def projection(self, invariant_id: str, rules: Rules) -> tuple[Any, ...]:
         return (invariant_id, *(getattr(rules, p) for p in BY_ID[invariant_id].parameters))
+
+
+def claims_of(invariant_id: str, rules: Rules, session: Session) -> list[Claim]:
+    """The claims that prove ``invariant_id`` per context under ``rules``."""
+    from properties.contexts import claims_for
+    return claims_for(invariant_id, rules, session.legal_plays())
 
 
 def _stuck_counterexample(session: Session, invariant_id: str, claim: Claim, rules: Rules) -> Counterexample | None:
     """The simplest hand z3 finds stuck in ``claim``'s situation (largest first: the shortest replay)."""
     situation, hand = claim.situation, claim.hand
     for size in range(situation.max_cards, situation.min_cards - 1, -1):
-        answer = session.prover.check(claim.hypotheses + (hand.count() == size,), claim.goal)
+        answer = session.prover.holds(claim.hypotheses + (hand.count() == size,), claim.goal)
         if answer.status == REFUTED:
             found = from_model(invariant_id, claim.label, claim.shown, answer.model, context=situation.ctx, hand=hand)
             simplest = simplest_stuck_hand(found.hand, lambda mask: _fits(mask, situation, rules),
-                                           is_stuck(session.legality, situation.ctx, rules), rules)
+                                           is_stuck(session.legal_plays(), situation.ctx, rules), rules)
             return Counterexample(invariant_id, claim.label, (("hand", simplest),), situation.ctx, simplest)
     return None
 
@@ -81,43 +95,28 @@ def _fits(mask: int, situation: Any, rules: Rules) -> bool:
             and not mask & situation.lacks and not mask & ~rules.deck_mask)
 
 
-def _confirmed(session: Session, rules: Rules, example: Counterexample) -> Counterexample | None:
-    replay = find_replay(rules, example.hand, example.context)
-    if replay is None or confirm_on_engine(rules, replay) is not None:
-        return None
-    return example.with_replay(replay)
-
-
 def _refutation(session: Session, invariant_id: str, rules: Rules,
                 refuted: list[tuple[Claim, Answer]]) -> tuple[str, tuple[Counterexample, ...]]:
     """The status and counterexamples of refuted claims: refuted once one replays on the engine, else unconfirmed.
 
     Each refuted context gives its own counterexample; those that no deal reaches are
-    kept with a note, after the confirmed ones.
+    kept with a note, after the confirmed ones. Claims about no particular hand (scores,
+    tricks, the setup) are refuted by the concrete values z3 found.
     """
     confirmed, unreached = [], []
     for claim, answer in refuted:
         if claim.situation is None:
             confirmed.append(from_model(invariant_id, claim.label, claim.shown, answer.model))
             continue
-        example = _stuck_counterexample(session, invariant_id, claim, rules)
-        if example is None:
-            continue
-        found, reached = _confirm_or_note(session, rules, example)
+        if claim.data is None:
+            example = _stuck_counterexample(session, invariant_id, claim, rules)
+            if example is None:
+                continue
+            found, reached = refutations.confirm_stuck(session, rules, example)
+        else:
+            found, reached = refutations.confirm_play(session, invariant_id, rules, claim, answer)
         (confirmed if reached else unreached).append(found)
     return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached)
-
-
-UNREACHED = "no deal and plays reaching it were found (bounded search): this context may be unreachable"
-
-
-def _confirm_or_note(session: Session, rules: Rules, example: Counterexample) -> tuple[Counterexample, bool]:
-    """Return the counterexample replayed on the engine and True, or it noted as not reached and False."""
-    replayed = _confirmed(session, rules, example) if session.confirm else example
-    if replayed is not None:
-        return replayed, True
-    return Counterexample(example.invariant, example.where, example.sets, example.context, example.hand,
-                          notes=(UNREACHED,)), False
 
 
 def prove_context(invariant_id: str, rules: Rules, session: Session, *, label: str = "") -> ProofResult:
@@ -139,94 +138,56 @@ def prove_context(invariant_id: str, rules: Rules, session: Session, *, label: s
         result = ProofResult(invariant_id, label, "context", NOT_APPLICABLE, expected, 0.0, 0, detail=reason,
                              changes=rules.changes())
     else:
-        answers = [(claim, session.prover.check(claim.hypotheses, claim.goal))
-                   for claim in claims_for(invariant_id, rules, session.legality)]
-        status = worst([a.status for _, a in answers] + [session.schemas_status])
-        examples: tuple[Counterexample, ...] = ()
-        detail = ""
-        refuted = [(c, a) for c, a in answers if a.status == REFUTED]
-        if refuted:
-            status, examples = _refutation(session, invariant_id, rules, refuted)
-            detail = f"{len(refuted)} of {len(answers)} contexts refuted"
-        elif status != PROVED:
-            detail = "; ".join(f"{c.label}: {a.reason}" for c, a in answers if a.status != PROVED)
-        result = ProofResult(invariant_id, label, "context", status, expected, time.perf_counter() - start,
-                             len(answers), examples, detail, rules.changes())
+        claims = claims_of(invariant_id, rules, session)
+        answers = [(claim, session.prover.check(claim)) for claim in claims]
+        result = _judged(invariant_id, rules, session, label, expected, answers, time.perf_counter() - start)
     session._results.setdefault(key, (label, rules, result))
     return result
 
 
+def _judged(invariant_id: str, rules: Rules, session: Session, label: str, expected: str,
+            answers: list[tuple[Claim, Answer]], seconds: float) -> ProofResult:
+    """The result of one invariant's claims: the worst status, the counterexamples, what was vacuous or impossible."""
+    status = worst([a.status for _, a in answers] + [session.schemas_status])
+    examples: tuple[Counterexample, ...] = ()
+    details = []
+    refuted = [(c, a) for c, a in answers if a.status == REFUTED]
+    if refuted:
+        status, examples = _refutation(session, invariant_id, rules, refuted)
+        details.append(f"{len(refuted)} of {len(answers)} claims refuted")
+    elif status != PROVED:
+        details += [f"{c.label}: {a.status}: {a.reason}" for c, a in answers if a.status not in (PROVED, IMPOSSIBLE)]
+    impossible = [f"{c.label} ({a.reason})" for c, a in answers if a.status == IMPOSSIBLE]
+    if impossible:
+        details.append(f"{len(impossible)} context(s) declared impossible, their hypotheses unsatisfiable as stated: "
+                       + "; ".join(impossible))
+    vacuous = [c.label for c, a in answers if a.status == VACUOUS]
+    if vacuous:
+        details.append(f"vacuous (hypotheses unsatisfiable): {'; '.join(vacuous)}")
+    return ProofResult(invariant_id, label, "context", status, expected, seconds, len(answers), examples,
+                       "; ".join(details), rules.changes())
+
+
 def prove_inductive(rules: Rules, session: Session, *, label: str = "") -> list[ProofResult]:
-    """Prove the inductive invariant under ``rules``; return one result per invariant it establishes.
+    """Prove the inductive invariant under ``rules``: one result per invariant it establishes (see
+    :mod:`properties.induction`)."""
+    from properties.induction import inductive_results
+    return inductive_results(rules, session, label or _label(rules))
 
-    Every lemma, deal, step and cover claim must be proved for Inv to be inductive; if one
-    is not, each result is an error (or timed out) naming it. Then an invariant is proved
-    when its consequences are; a state where Inv holds and no play is legal refutes
-    LEGAL-MOVE-EXISTS once it is replayed on the engine, as in :func:`prove_context`.
-    """
+
+def prove_game(invariant_id: str, rules: Rules, session: Session, *, label: str = "") -> ProofResult:
+    """Prove a game-level invariant (GAME-ENDS) under ``rules``, or refute it with a game that never ends."""
+    from properties.termination import prove_game_ends
     label = label or _label(rules)
-    start = time.perf_counter()
-    shared: list[tuple[Any, Answer]] = []
-    consequences: dict[str, list[tuple[Any, Answer]]] = {}
-    seconds: dict[str, float] = {}
-    for claim in all_claims(rules, session.legality):
-        before = time.perf_counter()
-        answer = session.prover.check(claim.hypotheses, claim.goal)
-        seconds[claim.invariant] = seconds.get(claim.invariant, 0.0) + time.perf_counter() - before
-        if claim.kind in ("exists", "end"):
-            owners = [claim.invariant] + (["LEGAL-MOVE-EXISTS"] if claim.invariant == "FIRST-TRICK-NO-DEADLOCK" else [])
-            for owner in owners:
-                consequences.setdefault(owner, []).append((claim, answer))
-        else:
-            shared.append((claim, answer))
-    points = prove_context("POINTS-PER-ROUND", rules, session, label=label)
-    results = []
-    for invariant in INVARIANTS:
-        if "inductive" not in invariant.methods:
-            continue
-        own = consequences.get(invariant.id, [])
-        problems = [(c, a) for c, a in shared + own if a.status != PROVED and c.kind != "exists"]
-        refuted = [(c, a) for c, a in own if a.status == REFUTED and c.kind == "exists"]
-        examples: tuple[Counterexample, ...] = ()
-        if session.schemas_status != PROVED:
-            status, detail = ERROR, "the per-card lemma schemas are not proved"
-        elif problems:
-            claim, answer = problems[0]
-            status = ERROR if answer.status == REFUTED else worst(a.status for _, a in problems)
-            detail = f"Inv is not shown inductive: {claim.kind} claim {claim.label!r}: {answer.status} {answer.reason}"
-        elif refuted:
-            status, examples = _inductive_refutation(session, invariant.id, rules, refuted)
-            detail = f"{len(refuted)} cases without a legal play"
-        else:
-            status, detail = worst([PROVED] + [a.status for _, a in own]), ""
-            if invariant.id == "POINTS-PER-ROUND":
-                status, examples = worst([status, points.status]), points.counterexamples
-        queries = len(own) + sum(1 for c, _ in shared if c.invariant == invariant.id)
-        results.append(ProofResult(invariant.id, label, "inductive", status, expected_outcome(invariant.id, rules),
-                                   seconds.get(invariant.id, 0.0), queries, examples, detail, rules.changes()))
-    total = time.perf_counter() - start
-    return [replace(r, detail=(r.detail + "; " if r.detail else "") + f"whole inductive proof {total:.1f}s")
-            if r.invariant == "LEGAL-MOVE-EXISTS" else r for r in results]
-
-
-def _inductive_refutation(session: Session, invariant_id: str, rules: Rules,
-                          refuted: list[tuple[Any, Answer]]) -> tuple[str, tuple[Counterexample, ...]]:
-    """Like :func:`_refutation`, for cases of the inductive proof where Inv holds and no play is legal."""
-    confirmed, unreached = [], []
-    for claim, answer in refuted:
-        state, case = claim.state, claim.case
-        shown = [("hand of the player to move", state.hands[case.position])]
-        shown += [(f"card of seat +{j} on the trick", state.plays[j]) for j in range(case.position)]
-        tricks = answer.model.eval(state.tricks, model_completion=True)
-        where = f"{claim.label} ({tricks} tricks done; the size, trick and opening parts of Inv hold)"
-        example = from_model(invariant_id, where, tuple(shown), answer.model, context=case.context,
-                             hand=state.hands[case.position])
-        found, reached = _confirm_or_note(session, rules, example)
-        (confirmed if reached else unreached).append(found)
-    return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached)
-
-
-_CONTEXT_INVARIANTS = sum(1 for i in INVARIANTS if "context" in i.methods)
+    key = session.projection(invariant_id, rules)
+    if key in session._results:
+        first_label, first_rules, result = session._results[key]
+        if first_rules == rules or result.status == PROVED:
+            return replace(result, rules=label, seconds=0.0, queries=0, changes=rules.changes(),
+                           shared_with=first_label, expected=expected_outcome(invariant_id, rules))
+    result = prove_game_ends(rules, session, label)
+    session._results.setdefault(key, (label, rules, result))
+    return result
 
 
 def _label(rules: Rules) -> str:
@@ -241,12 +202,17 @@ def _inductive_job(args: tuple[Rules, str, float, Any, bool]) -> list[ProofResul
     return prove_inductive(rules, Session(timeout=timeout, legality=legality, confirm=confirm), label=label)
 
 
+def _tier(invariant_id: str) -> str | None:
+    methods = BY_ID[invariant_id].methods
+    return "context" if "context" in methods else ("game" if "game" in methods else None)
+
+
 def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, timeout: float = 60.0,
-                  legality: Any = legal_plays, confirm: bool = True, progress: Progress | None = None,
+                  legality: Any = None, confirm: bool = True, progress: Progress | None = None,
                   jobs: int = 1) -> list[ProofResult]:
     """Return the result of every invariant under every preset in ``presets`` (all presets by default).
 
-    The per-context proofs always run; ``deep`` adds the inductive proof (presets with
+    The per-context and game-level proofs always run; ``deep`` adds the inductive proof (presets with
     equal rules are proved once; ``jobs`` > 1 runs them in that many processes).
     ``timeout`` is per z3 query, in seconds.
     """
@@ -255,16 +221,16 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
         if name not in PRESETS:
             raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
-    contexts = _CONTEXT_INVARIANTS * len(names)
-    total = contexts + (len(names) if deep else 0)
-    results = _context_results([(name, Rules.preset(name)) for name in names], session, progress, total)
+    fast = _FAST_TIER * len(names)
+    total = fast + (len(names) if deep else 0)
+    results = _fast_results([(name, Rules.preset(name)) for name in names], session, progress, total)
     if deep:
-        results += _run_inductive(names, timeout, legality, confirm, progress, contexts, total, jobs)
+        results += _run_inductive(names, session, progress, fast, total, jobs)
     return results
 
 
 def run_rules(rules: Rules, *, label: str = "", deep: bool = False, timeout: float = 60.0,
-              legality: Any = legal_plays, confirm: bool = True, progress: Progress | None = None) -> list[ProofResult]:
+              legality: Any = None, confirm: bool = True, progress: Progress | None = None) -> list[ProofResult]:
     """Return the result of every invariant under one set of ``rules`` (a house rule, say).
 
     The same proofs as :func:`run_catalogue`, for rules that need not be a preset. ``label``
@@ -272,8 +238,8 @@ def run_rules(rules: Rules, *, label: str = "", deep: bool = False, timeout: flo
     """
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
     label = label or _label(rules)
-    total = _CONTEXT_INVARIANTS + (1 if deep else 0)
-    results = _context_results([(label, rules)], session, progress, total)
+    total = _FAST_TIER + (1 if deep else 0)
+    results = _fast_results([(label, rules)], session, progress, total)
     if deep:
         results += prove_inductive(rules, session, label=label)
         if progress:
@@ -281,24 +247,31 @@ def run_rules(rules: Rules, *, label: str = "", deep: bool = False, timeout: flo
     return results
 
 
-def _context_results(targets: list[tuple[str, Rules]], session: Session, progress: Progress | None,
-                     total: int) -> list[ProofResult]:
-    """The per-context proof of every invariant, for each (label, rules) of ``targets``."""
-    todo = [(i.id, label, rules) for label, rules in targets for i in INVARIANTS if "context" in i.methods]
+_FAST_TIER = sum(1 for i in INVARIANTS if _tier(i.id))
+
+
+def _fast_results(targets: list[tuple[str, Rules]], session: Session, progress: Progress | None,
+                  total: int) -> list[ProofResult]:
+    """The per-context and game-level proof of every invariant, for each (label, rules) of ``targets``."""
+    todo = [(i.id, label, rules) for label, rules in targets for i in INVARIANTS if _tier(i.id)]
     results: list[ProofResult] = []
     for done, (invariant_id, label, rules) in enumerate(todo, 1):
-        results.append(prove_context(invariant_id, rules, session, label=label))
+        prove = prove_game if _tier(invariant_id) == "game" else prove_context
+        results.append(prove(invariant_id, rules, session, label=label))
         if progress:
             progress(done, total, f"{label} {invariant_id}: {results[-1].status}")
     return results
 
 
-def _run_inductive(names: list[str], timeout: float, legality: Any, confirm: bool, progress: Progress | None,
-                   done: int, total: int, jobs: int) -> list[ProofResult]:
+def _run_inductive(names: list[str], session: Session, progress: Progress | None, done: int, total: int,
+                   jobs: int) -> list[ProofResult]:
+    """The inductive proof of each distinct preset: in one process with the session's prover (the claims that several
+    presets share are answered once), or with ``jobs`` > 1 in that many processes."""
     distinct: dict[Rules, list[str]] = {}
     for name in names:
         distinct.setdefault(Rules.preset(name), []).append(name)
-    jobs_args = [(rules, group[0], timeout, legality, confirm) for rules, group in distinct.items()]
+    jobs_args = [(rules, group[0], session.prover.timeout, session.legality, session.confirm)
+                 for rules, group in distinct.items()]
     found: list[list[ProofResult]] = []
     if jobs > 1 and len(jobs_args) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -308,11 +281,11 @@ def _run_inductive(names: list[str], timeout: float, legality: Any, confirm: boo
                 if progress:
                     progress(done, total, f"{args[1]} inductive: {_summary(results)}")
     else:
-        for args in jobs_args:
-            found.append(_inductive_job(args))
-            done += len(distinct[args[0]])
+        for rules, label, *_ in jobs_args:
+            found.append(prove_inductive(rules, session, label=label))
+            done += len(distinct[rules])
             if progress:
-                progress(done, total, f"{args[1]} inductive: {_summary(found[-1])}")
+                progress(done, total, f"{label} inductive: {_summary(found[-1])}")
     results = []
     for (rules, group), proved in zip(distinct.items(), found):
         for name in group:
@@ -327,3 +300,5 @@ def _run_inductive(names: list[str], timeout: float, legality: Any, confirm: boo
 
 def _summary(results: list[ProofResult]) -> str:
     return ", ".join(sorted({r.status for r in results}))
+
+

@@ -34,7 +34,7 @@ from hearts_ref.round import RoundState, start_round
 from hearts_ref.variants import Rules
 from properties.counterexamples import Replay
 
-__all__ = ["find_replay", "confirm_on_engine"]
+__all__ = ["find_replay", "confirm_on_engine", "confirm_play", "confirm_rejection"]
 
 
 def _reached(state: RoundState, seat: int, hand: int, ctx: Context) -> bool:
@@ -132,3 +132,41 @@ def confirm_on_engine(rules: Rules, replay: Replay, engine: Engine | None = None
             continue
         return f"the engine accepted {CARDS[card].glyph} although it offered no legal play"
     return None
+
+
+def _replayed(rules: Rules, replay: Replay, engine: Engine) -> str | None:
+    try:
+        engine.new_game(rules)
+        engine.start_round([CardSet.from_mask(h) for h in replay.hands], "none")
+        for card in replay.plays:
+            engine.play(CARDS[card])
+    except EngineRejection as error:
+        return f"the engine refused the replay: {error}"
+    observation = engine.observe()
+    if observation.to_move != replay.seat:
+        return f"seat {observation.to_move} is to move, not seat {replay.seat}"
+    return None
+
+
+def confirm_play(rules: Rules, replay: Replay, card: int, legal: bool, engine: Engine | None = None) -> str | None:
+    """Replay ``replay``; return None when the engine's legal plays hold the card ``card`` exactly when ``legal`` says."""
+    engine = engine if engine is not None else ReferenceEngine()
+    trouble = _replayed(rules, replay, engine)
+    if trouble:
+        return trouble
+    offered = bool(engine.legal_plays().mask >> card & 1)
+    return None if offered == legal else f"the engine {'offers' if offered else 'does not offer'} {CARDS[card].glyph}"
+
+
+def confirm_rejection(rules: Rules, replay: Replay, card: int, rule: str | None,
+                      engine: Engine | None = None) -> str | None:
+    """Replay ``replay``; return None when playing ``card`` is refused citing ``rule`` (accepted, when ``rule`` is None)."""
+    engine = engine if engine is not None else ReferenceEngine()
+    trouble = _replayed(rules, replay, engine)
+    if trouble:
+        return trouble
+    try:
+        engine.play(CARDS[card])
+    except EngineRejection as error:
+        return None if rule is not None and error.rule_id == rule else f"the engine refused it: {error}"
+    return None if rule is None else f"the engine accepted {CARDS[card].glyph}"

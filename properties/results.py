@@ -39,6 +39,8 @@ class ProofResult:
     detail: str = ""
     changes: dict[str, Any] = field(default_factory=dict)   # the variant values that differ from the default
     shared_with: str = ""      # the rules whose proof this is too (same values of the invariant's parameters)
+    argument: tuple[str, ...] = ()          # GAME-ENDS: the steps of the bound's proof, in words
+    witness: dict[str, Any] | None = None   # GAME-ENDS: the game that never ends, replayed on the engine
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -65,7 +67,8 @@ class ProofResult:
                 "rules": self.rules, "changes": dict(self.changes), "method": self.method, "status": self.status,
                 "expected": self.expected, "matches": self.matches, "seconds": round(self.seconds, 4),
                 "queries": self.queries, "detail": self.detail, "shared_with": self.shared_with or None,
-                "counterexamples": [example.to_dict() for example in self.counterexamples]}
+                "counterexamples": [example.to_dict() for example in self.counterexamples],
+                "argument": list(self.argument), "witness": self.witness}
 
 
 def all_match(results: Sequence[ProofResult]) -> bool:
@@ -81,13 +84,14 @@ def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str
     from hearts_ref.console import Table
 
     parts: list[Any] = []
-    for method in ("context", "inductive"):
+    for method in ("context", "game", "inductive"):
         chosen = [r for r in results if r.method == method]
         if not chosen:
             continue
         columns = list(dict.fromkeys(r.rules for r in chosen))
         cells = {(r.invariant, r.rules): r for r in chosen}
-        title = "Per-context proofs" if method == "context" else "Inductive proofs (every reachable state)"
+        title = {"context": "Per-context proofs", "game": "Game-level proofs (a bound on the rounds, or a game without "
+                 "end)", "inductive": "Inductive proofs (every reachable state)"}[method]
         total = sum(r.seconds for r in chosen)
         grid = Table("invariant", *columns, title=title + ":",
                      caption=f"{len(chosen)} results, {sum(r.queries for r in chosen)} claims checked, {total:.2f}s",
@@ -107,6 +111,11 @@ def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str
         parts.append(Text(""))
     parts += [Text(f"{r.invariant} under {r.rules} ({r.method}): {r.status}: {r.detail}")
               for r in results if r.detail and r.status not in (PROVED, NOT_APPLICABLE, REFUTED)]
+    for r in results:
+        if r.witness and not r.shared_with:
+            parts.append(Text(f"{r.invariant} under {r.rules} ({r.method}): refuted: {r.witness['summary']}"))
+        elif r.argument and not r.shared_with and r.status == PROVED:
+            parts.append(Text(f"{r.invariant} under {r.rules} ({r.method}): proved: {r.argument[0]}"))
     wrong = [r for r in results if not r.matches]
     if combinations and not combinations["all_expected"]:
         parts.append(Text("FAILED: some variant combinations do not have the expected outcome.", style="bold red"))

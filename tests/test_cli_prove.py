@@ -15,6 +15,7 @@ import pytest
 import properties.prove
 from hearts_ref.cli import main
 from hearts_ref.console import ProgressDisplay
+from properties.catalogue import INVARIANTS
 from properties.results import table
 from tests.test_cli import run
 from tests.test_variants import ROOT
@@ -41,7 +42,9 @@ def test_prove_table_names_outcomes_times_and_the_counterexample(fast_tier):
                                            "openspiel"]
     assert "LEGAL-MOVE-EXISTS" in out and "refuted" in out and "proved" in out and "n/a" in out
     assert "=seed000" in out                      # the same proof, shared between presets
-    assert "Q♠ 2♥ 3♥" in out and "no legal play" in out and "OK: all 54 outcomes as expected." in out
+    assert "Q♠ 2♥ 3♥" in out and "no legal play" in out and f"OK: all {len(fast_tier)} outcomes as expected." in out
+    assert "Game-level proofs" in out and "GAME-ENDS under seed000 (game): proved: every game ends within N = 16 " \
+        "rounds" in out
 
 
 @pytest.mark.parametrize("args, message", [
@@ -142,11 +145,12 @@ def _in_a_terminal(argv: list[str]) -> tuple[int, str]:
 def test_prove_draws_a_bar_and_a_table_on_a_terminal_and_plain_text_in_a_pipe():
     argv = [sys.executable, "-m", "hearts_ref", "prove", "--preset", "seed000"]
     code, drawn = _in_a_terminal(argv)
-    assert code == 0 and "━" in drawn and "9/9" in drawn and "\x1b[" in drawn   # the bar, in colour
-    assert "OK: all 9 outcomes as expected." in drawn and "─" in drawn         # the table, drawn
+    n = len([i for i in INVARIANTS if "context" in i.methods or "game" in i.methods])   # the fast tier, one preset
+    assert code == 0 and "━" in drawn and f"{n}/{n}" in drawn and "\x1b[" in drawn   # the bar, in colour
+    assert f"OK: all {n} outcomes as expected." in drawn and "─" in drawn           # the table, drawn
     piped = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert piped.returncode == 0 and "\x1b" not in piped.stdout + piped.stderr and "━" not in piped.stderr
-    assert piped.stderr.splitlines()[-1] == "prove: 9/9 seed000 HEARTS-BREAK-ON-PLAY: proved"
+    assert piped.stderr.splitlines()[-1] == f"prove: {n}/{n} seed000 GAME-ENDS: proved"
     lines = piped.stdout.splitlines()
     assert lines[:2] == ["Per-context proofs:", "invariant                seed000"]
     assert lines[2].split() == ["LEGAL-MOVE-EXISTS", "proved", lines[2].split()[2]]

@@ -224,6 +224,21 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
     assert '<div class="hr-counterexample" id="cx-legal-move-exists-seed001-context" markdown>' in page
 
 
+def test_the_proofs_page_draws_each_counterexample_deal_once(tmp_path, monkeypatch):
+    """Two invariants refuted by the same replayed deal: the table is drawn under the first, the second links to it."""
+    monkeypatch.setattr(proofs_page, "PROOFS", tmp_path / "proofs.json")
+    monkeypatch.setattr(proofs_page, "RUN", tmp_path / "proofs.run.json")
+    second = {**SAMPLE_PROOFS["results"][1], "invariant": "FIRST-TRICK-NO-DEADLOCK"}
+    (tmp_path / "proofs.json").write_text(json.dumps({"results": SAMPLE_PROOFS["results"] + [second]}),
+                                          encoding="utf-8")
+    page = proofs_page.proofs_page()
+    assert page.count('<figure class="hr-table') == 1 and page.count("hr-counterexample") == 2
+    assert "from the same deal and plays as [LEGAL-MOVE-EXISTS under seed001 (context)]" \
+           "(#cx-legal-move-exists-seed001-context)" in page
+    drawn = page[page.index('<figure class="hr-table'):page.index("</figure>")]
+    assert "to move: has no legal play" in drawn and "seat 1 is to move and has no legal play" in drawn
+
+
 def test_a_rule_page_gives_the_outcome_of_each_proof_with_a_link(site):
     """FIRST-NO-POINTS lists its proofs with their verdict per preset (the recorded run), linked to the proofs page."""
     section = _rule_section(site, "FIRST-NO-POINTS")
@@ -410,20 +425,20 @@ def test_the_report_outcomes_are_the_schemas_and_games_stopped_by_a_deadlock_are
         assert re.search(r"neither a deviation|not a deviation", text) and "console summary" in text, page
 
 
-def test_the_proofs_page_explains_seat_k_inv_and_the_replay_of_an_inductive_counterexample(site):
-    """Seat +k and Inv are defined before the first counterexample that uses them; every part of Inv is named."""
+def test_the_proofs_page_explains_the_shape_inv_and_the_replay_of_an_inductive_counterexample(site):
+    """The shape and Inv are defined before the first counterexample that uses them; every part of Inv is named."""
     from properties.induction import PARTS
     page = (site / "proofs" / "index.html").read_text(encoding="utf-8")
     text = " ".join(text_of(site / "proofs" / "index.html").split())
     heading = text.index("Reading a counterexample¶")   # the section, not its entry in the table of contents
     reading = text[heading:]
-    assert heading < text.index("seat +1 following"), "the terms are used before they are explained"
-    assert "seat +k is the player k seats clockwise from the leader of the current trick" in reading
+    assert heading < text.index("seat 1 follows ♣ (seat 0 led)"), "the terms are used before they are explained"
+    assert "names the seat to move, the leader of the current trick and the context of the play" in reading
     assert "Inv is the inductive invariant" in reading
     defined = reading[:reading.index("LEGAL-MOVE-EXISTS")]
     assert all(re.search(rf"\b{part}(:| \()", defined) for part in PARTS), sorted(PARTS)
     assert "need not be a state that a round can reach" in reading and "same hand in the same context" in reading
     block = page[page.index('id="cx-legal-move-exists-seed001-inductive"'):]
-    block = block[:block.index("</div>")]
-    assert 'href="#reading-a-counterexample"' in block and "card of seat +0 on the trick" in block
+    block = block[:block.index("<h2")]    # to the next invariant's section (the drawn table holds divs of its own)
+    assert 'href="#reading-a-counterexample"' in block and "seat 1 follows ♣ (seat 0 led)" in block
 

@@ -15,13 +15,15 @@ from hearts_ref.spec import load_rules
 from hearts_ref.variants import EXPECTED_UNSOUND, PARAMETERS
 from properties import rules
 from properties.catalogue import (
-    BY_ID, INVARIANTS, ROUND_PARAMETERS, expected_outcome, expected_unsound, not_applicable, rules_for,
+    BY_ID, GAME_PARAMETERS, INVARIANTS, ROUND_PARAMETERS, expected_outcome, expected_unsound, lowest_round_sum,
+    not_applicable, rules_for,
 )
 from properties.contexts import claims_for
 from properties.solving import as_z3
+from properties.statements import STATEMENTS
 
 RULE_IDS = set(load_rules())
-CONTEXT_INVARIANTS = [i.id for i in INVARIANTS if "context" in i.methods]
+CONTEXT_INVARIANTS = [i.id for i in INVARIANTS if "context" in i.methods and i.scope == "round"]
 
 
 def test_catalogue_ids_are_unique_and_name_the_four_requested_invariants():
@@ -36,7 +38,8 @@ def test_each_invariant_cites_real_rules_and_registry_parameters(invariant):
     assert invariant.statement.endswith(".") and invariant.statement.count(". ") == 0, invariant.statement
     assert invariant.rules and set(invariant.rules) <= RULE_IDS, set(invariant.rules) - RULE_IDS
     assert set(invariant.parameters) <= {p.name for p in PARAMETERS}
-    assert invariant.methods and set(invariant.methods) <= {"context", "inductive", "engine"}
+    assert invariant.methods and set(invariant.methods) <= {"context", "inductive", "game", "engine"}
+    assert invariant.scope in ("round", "game")
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -65,7 +68,8 @@ def test_invalid_expected_outcome_names_the_unknown_invariant():
 def mixed(first: Rules, second: Rules, invariant_id: str) -> Rules | None:
     """``second``'s values, except ``first``'s for the invariant's declared parameters."""
     declared = BY_ID[invariant_id].parameters
-    return rules_for({name: getattr(first if name in declared else second, name) for name in ROUND_PARAMETERS})
+    names = GAME_PARAMETERS if BY_ID[invariant_id].scope == "game" else ROUND_PARAMETERS
+    return rules_for({name: getattr(first if name in declared else second, name) for name in names})
 
 
 @pytest.mark.parametrize("invariant_id", [i.id for i in INVARIANTS])
@@ -84,8 +88,9 @@ def same_formulas(a, b) -> bool:
         and all(z3.eq(as_z3(h), as_z3(k)) for h, k in zip(x.hypotheses, y.hypotheses)) for x, y in zip(a, b))
 
 
-# Building the passing and trick claims takes a while; they read only the number of players.
-_EXAMPLES = {"PASSING-PRESERVES-DEAL": 1, "UNIQUE-TRICK-WINNER": 2}
+# Building some claims takes a while; they read only the number of players.
+_EXAMPLES = {"PASSING-PRESERVES-DEAL": 1, "UNIQUE-TRICK-WINNER": 2, "PLAY-STEPS-AS-STATED": 1, "SETUP-AS-STATED": 2,
+             "TOTALS-ARE-SUMS": 2}
 
 
 @pytest.mark.parametrize("invariant_id", CONTEXT_INVARIANTS)
@@ -108,5 +113,29 @@ def test_the_formula_check_sees_a_parameter_that_matters():
 
 
 def test_round_parameters_are_the_declared_ones_and_leave_out_the_game_end():
-    assert set(ROUND_PARAMETERS) == {name for i in INVARIANTS for name in i.parameters}
+    assert set(ROUND_PARAMETERS) == {name for i in INVARIANTS if i.scope == "round" for name in i.parameters}
     assert not {"end_threshold", "end_comparison", "max_rounds", "ties"} & set(ROUND_PARAMETERS)
+    assert {"end_threshold", "end_comparison", "max_rounds", "ties"} <= set(GAME_PARAMETERS)
+
+
+def test_every_rule_id_has_a_statement_and_an_invariant_that_proves_it():
+    """Each rule of spec/rules/ is stated formally, and a refinement claim (or GAME-ENDS) names it."""
+    assert list(STATEMENTS) == list(RULE_IDS_IN_ORDER)
+    proved = {rule for i in INVARIANTS if i.id.endswith("-AS-STATED") or i.id == "TOTALS-ARE-SUMS" for rule in i.rules}
+    assert proved == set(RULE_IDS), set(RULE_IDS) - proved
+
+
+RULE_IDS_IN_ORDER = list(load_rules())
+
+
+@pytest.mark.parametrize("changes, outcome", [
+    ({}, "proved"), ({"moon": "subtract"}, "refuted"), ({"ties": "play-on"}, "refuted"), ({"max_rounds": 1}, "proved"),
+    ({"ties": "play-on", "max_rounds": 1}, "proved"),
+    ({"players": 6, "jd_bonus": True, "avoid_all_tricks_bonus": True}, "refuted"),
+    ({"players": 5, "jd_bonus": True, "avoid_all_tricks_bonus": True}, "proved"),
+])
+def test_game_ends_is_expected_refuted_exactly_without_a_bound(changes, outcome):
+    """From the rules' text: a positive least round sum gives a bound; a sum of 0 or less, or play-on, does not."""
+    rules = rules_for({"players": 4, **changes})
+    assert expected_outcome("GAME-ENDS", rules) == outcome
+    assert (lowest_round_sum(rules) > 0) == (outcome == "proved" or rules.ties == "play-on" or rules.max_rounds > 0)

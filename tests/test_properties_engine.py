@@ -79,7 +79,7 @@ class HeartLeadsAnyTime(ReferenceEngine):
 
 @pytest.mark.parametrize("engine, invariant", [
     (AnyOpeningLead, "OPENING-LEAD"), (LowestCardWins, "UNIQUE-TRICK-WINNER"),
-    (NoMoon, {"MOON-EXACTLY-ALL-POINTS", "POINTS-PER-ROUND"}), (EarlyBreak, "HEARTS-BREAK-ON-PLAY"),
+    (NoMoon, {"SCORES-AS-STATED", "POINTS-PER-ROUND"}), (EarlyBreak, "HEARTS-BREAK-ON-PLAY"),
     (HeartLeadsAnyTime, "NO-EARLY-HEART-LEAD"),
 ])
 def test_a_broken_engine_is_caught_and_the_invariant_named(engine, invariant):
@@ -87,6 +87,23 @@ def test_a_broken_engine_is_caught_and_the_invariant_named(engine, invariant):
         check_engine(engine, max_examples=200)
     wanted = invariant if isinstance(invariant, set) else {invariant}
     assert caught.value.invariant in wanted, str(caught.value)
+
+
+class TotalsForgotten(ReferenceEngine):
+    """SCORE-TOTAL forgotten: the totals show the last round's scores only."""
+
+    def observe(self):
+        o = super().observe()
+        if self.game.results and o.totals is not None:
+            return Observation(o.phase, o.to_move, o.trick, o.hearts_broken, o.points_taken, o.round_scores,
+                               self.game.results[-1].score.scores, o.game_over, o.winners)
+        return o
+
+
+def test_totals_are_sums_catches_totals_that_forget_earlier_rounds():
+    with pytest.raises(PropertyViolation) as caught:
+        play_game(TotalsForgotten(), GamePlan(Rules(end_threshold=60)))
+    assert caught.value.invariant == "TOTALS-ARE-SUMS"
 
 
 def test_unsound_rules_stop_where_a_player_is_stuck():

@@ -1,8 +1,11 @@
-"""The two card-set algebras agree: the z3 backend computes the engine's legal set on thousands of states.
+"""The two card-set algebras agree: the z3 backend computes what the engine computes, on thousands of cases.
 
-This ties the proofs (which run ``legal_plays`` on :mod:`hearts_ref.symbolic`) to the engine
-(which runs it on integers). Rules: LEAD-OPEN, LEAD-HEARTS, FOLLOW-SUIT, FOLLOW-VOID,
-FIRST-NO-POINTS, FIRST-EXCEPTION.
+This ties the proofs (which run ``legal_plays``, ``breaks_hearts``, ``trick_winner``,
+``exchange``, ``score_terms`` and ``RoundState.play`` on :mod:`hearts_ref.symbolic`) to the
+engine (which runs them on integers). Rules: LEAD-OPEN, LEAD-HEARTS, FOLLOW-SUIT, FOLLOW-VOID,
+FIRST-NO-POINTS, FIRST-EXCEPTION, BREAK-DISCARD, BREAK-QUEEN, TRICK-WINNER, PASS-SIMULTANEOUS,
+SCORE-POINTS, SCORE-MOON. It also checks the explorer that runs engine code with ordinary
+``if`` statements on symbolic cards: each branch taken both ways, a slip outside it refused.
 """
 
 from functools import cache
@@ -13,12 +16,17 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hearts_ref import CardSet, Rules
-from hearts_ref.cardset import HEARTS, POINT_CARDS
-from hearts_ref.legality import Context, hearts_leads, legal_plays
-from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
+from hearts_ref.cardset import BITS, HEARTS, POINT_CARDS
+from hearts_ref.legality import Context, breaks_hearts, hearts_leads, legal_plays, opening_leader, rejecting_rule
+from hearts_ref.round import exchange, trick_winner
+from hearts_ref.scoring import score_terms
+from hearts_ref.symbolic import (
+    SYMBOLIC, SymbolicCard, SymbolicCardSet, SymbolicNumber, all_of, as_z3, explore, union_of,
+)
 
 HAND = SymbolicCardSet.variables("h")
-_ONE, _ZERO = z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)
+SEATS = [SymbolicCardSet.variables(f"s{j}") for j in range(6)]
+OTHERS = [SymbolicCardSet.variables(f"o{j}") for j in range(6)]
 
 LEGALITY_VARIANTS = [
     {}, {"first_trick_points": "forbidden"}, {"first_trick_points": "allowed"}, {"can_lead_any_club": True},
@@ -30,17 +38,20 @@ CONTEXTS = [Context(True, None, first, broken) for first in (True, False) for br
     Context(False, suit, first, broken) for suit in range(4) for first in (True, False) for broken in (False, True)]
 
 
+def value(term, values):
+    """A symbolic value with each set of ``values`` ((set, mask) pairs) replaced by its mask: an int or a bool."""
+    if isinstance(term, SymbolicCardSet) and term.known is not None:
+        return term.known
+    if isinstance(term, bool) or isinstance(term, int):
+        return term
+    pairs = [(cards.term, z3.BitVecVal(mask, 52)) for cards, mask in values]
+    result = z3.simplify(z3.substitute(as_z3(term.term if isinstance(term, SymbolicCardSet) else term), *pairs))
+    return z3.is_true(result) if z3.is_bool(result) else result.as_long()
+
+
 @cache
-def symbolic_legal(variant: int, ctx: Context) -> z3.BitVecRef:
-    """The legal set as one 52-bit z3 term over the hand's variables."""
-    legal = legal_plays(HAND, ctx, Rules(**LEGALITY_VARIANTS[variant]), SYMBOLIC)
-    bits = [(_ONE if b else _ZERO) if isinstance(b, bool) else z3.If(b, _ONE, _ZERO) for b in legal.bits]
-    return z3.Concat(*reversed(bits))
-
-
-def evaluate(term: z3.BitVecRef, hand: int) -> int:
-    subs = [(HAND.bits[i], z3.BoolVal(bool(hand >> i & 1))) for i in range(52)]
-    return z3.simplify(z3.substitute(term, *subs)).as_long()
+def symbolic_legal(variant: int, ctx: Context):
+    return legal_plays(HAND, ctx, Rules(**LEGALITY_VARIANTS[variant]), SYMBOLIC)
 
 
 hands = st.one_of(
@@ -75,50 +86,25 @@ _FOLLOW_CLUBS_FIRST, _LEAD_LATER = Context(False, 0, True, False), Context(True,
 def test_z3_and_int_backends_give_the_same_legal_set(variant, ctx, hand):
     rules = Rules(**LEGALITY_VARIANTS[variant])
     hand &= rules.deck_mask
-    assert evaluate(symbolic_legal(variant, ctx), hand) == legal_plays(hand, ctx, rules)
+    assert value(symbolic_legal(variant, ctx), [(HAND, hand)]) == legal_plays(hand, ctx, rules)
 
 
 def test_symbolic_set_refuses_a_python_if_on_the_hand():
     """A slip (an ordinary `if` on a symbolic hand) must fail loudly, not silently pick a branch."""
     with pytest.raises(TypeError, match="no truth value"):
         bool(HAND & HEARTS)
+    with pytest.raises(TypeError, match="no truth value"):
+        BITS.is_empty(HAND)          # the engine's algebra asked about a symbolic set: refused too
+    with pytest.raises(TypeError, match="no truth value"):
+        SymbolicNumber(z3.Int("x")) >= 3
 
 
 def test_symbolic_lead_hearts_proves_only_hearts_exception():
     """LEAD-HEARTS on z3: a heart is led before hearts break only if the hand holds nothing else."""
     legal = hearts_leads(HAND, Context(True, None, False, False), Rules(), SYMBOLIC)
     solver = z3.Solver()
-    leads_heart = z3.Or([legal.bits[i] for i in range(52) if HEARTS >> i & 1])
-    holds_other = z3.Or([HAND.bits[i] for i in range(52) if not HEARTS >> i & 1])
-    solver.add(leads_heart, holds_other)
+    solver.add(as_z3(SYMBOLIC.non_empty(legal & HEARTS)), as_z3(SYMBOLIC.non_empty(HAND & ~HEARTS)))
     assert solver.check() == z3.unsat
-
-
-# The other rules written over card sets run on both algebras too: BREAK-DISCARD, BREAK-QUEEN,
-# TRICK-WINNER, LEAD-OPEN, PASS-SIMULTANEOUS and the SCORE-* rules must agree on concrete values.
-
-from hearts_ref.legality import breaks_hearts, opening_leader          # noqa: E402
-from hearts_ref.round import exchange, trick_winner                     # noqa: E402
-from hearts_ref.scoring import score_terms                              # noqa: E402
-from hearts_ref.cardset import BITS                                     # noqa: E402
-
-SEATS = [SymbolicCardSet.variables(f"s{j}") for j in range(6)]
-OTHERS = [SymbolicCardSet.variables(f"o{j}") for j in range(6)]
-
-
-def substitute(term, values):
-    """Evaluate a z3 term with each symbolic set in ``values`` (set -> mask) replaced by its concrete bits."""
-    subs = [(cards.bits[i], z3.BoolVal(bool(mask >> i & 1))) for cards, mask in values for i in range(52)]
-    result = z3.simplify(z3.substitute(term, *subs)) if subs else z3.simplify(term)
-    if z3.is_bool(result):
-        return z3.is_true(result)
-    return result.as_long()
-
-
-def as_mask(cards, values):
-    """The concrete mask of a symbolic set, substituting once into its 52 bits as one bit-vector term."""
-    bits = [(_ONE if b else _ZERO) if isinstance(b, bool) else z3.If(b, _ONE, _ZERO) for b in cards.bits]
-    return substitute(z3.Concat(*reversed(bits)), values)
 
 
 BREAKING_RULES = [Rules(), Rules(qs_breaks_hearts=True), Rules(hearts_broken_by="any-heart"),
@@ -130,8 +116,7 @@ BREAKING_RULES = [Rules(), Rules(qs_breaks_hearts=True), Rules(hearts_broken_by=
 def test_break_discard_and_break_queen_same_on_both_algebras(variant, ctx, card):
     rules = BREAKING_RULES[variant]
     symbolic = breaks_hearts(SEATS[0], ctx, rules, SYMBOLIC)
-    concrete = breaks_hearts(1 << card, ctx, rules)
-    assert (substitute(symbolic, [(SEATS[0], 1 << card)]) if not isinstance(symbolic, bool) else symbolic) is concrete
+    assert value(symbolic, [(SEATS[0], 1 << card)]) is breaks_hearts(1 << card, ctx, rules)
 
 
 @st.composite
@@ -151,9 +136,9 @@ def symbolic_winner(players, led, leader):
 def test_trick_winner_same_on_both_algebras(trick):
     players, cards, leader = trick
     led = cards[0] // 13
-    symbolic = symbolic_winner(players, led, leader)
     values = [(SEATS[j], 1 << card) for j, card in enumerate(cards)]
-    assert substitute(symbolic, values) == trick_winner([1 << c for c in cards], led, leader, players)
+    assert value(symbolic_winner(players, led, leader), values) == trick_winner([1 << c for c in cards], led, leader,
+                                                                               players)
 
 
 @settings(max_examples=40)
@@ -165,9 +150,9 @@ def test_lead_open_leader_and_pass_exchange_same_on_both_algebras(order, players
     hands = [sum(1 << c for c in deck[j * size:(j + 1) * size]) for j in range(players)]
     passes = [sum(1 << c for c in deck[j * size:j * size + 3]) for j in range(players)]
     values = [(SEATS[j], hands[j]) for j in range(players)] + [(OTHERS[j], passes[j]) for j in range(players)]
-    assert substitute(opening_leader(SEATS[:players], rules, SYMBOLIC), values) == opening_leader(hands, rules)
+    assert value(opening_leader(SEATS[:players], rules, SYMBOLIC), values) == opening_leader(hands, rules)
     after = exchange(SEATS[:players], OTHERS[:players], 1)
-    assert [as_mask(cards, values) for cards in after] == list(exchange(hands, passes, 1))
+    assert [value(cards, values) for cards in after] == list(exchange(hands, passes, 1))
 
 
 SCORING_RULES = [Rules(), Rules(jd_bonus=True), Rules(moon="subtract"), Rules(moon="off"),
@@ -197,12 +182,74 @@ def test_score_points_and_score_moon_same_on_both_algebras(variant, taken):
     rules = SCORING_RULES[variant]
     points, scores = symbolic_scores(variant)
     values = [(SEATS[j], taken[j]) for j in range(4)]
-    assert [substitute(p, values) for p in points] + [substitute(s, values) for s in scores] == \
+    assert [value(p, values) for p in points] + [value(s, values) for s in scores] == \
         list(score_terms(taken, rules)[0]) + list(score_terms(taken, rules)[1])
 
 
 @given(mask=st.integers(0, (1 << 52) - 1))
 def test_highest_and_count_same_on_both_algebras(mask):
     values = [(SEATS[0], mask)]
-    assert as_mask(SYMBOLIC.highest(SEATS[0]), values) == BITS.highest(mask)
-    assert substitute(SYMBOLIC.count(SEATS[0]), values) == BITS.count(mask)
+    assert value(SYMBOLIC.highest(SEATS[0]), values) == BITS.highest(mask)
+    assert value(SYMBOLIC.count(SEATS[0]), values) == BITS.count(mask)
+
+
+# The explorer: engine code written with ordinary `if` statements, run on symbolic cards ------------------
+
+def test_explore_takes_each_branch_both_ways_and_keeps_the_conditions():
+    paths = explore(rejecting_rule, HAND, Context(False, 0, False, False), Rules(), SEATS[1])
+    answers = {p.result for p in paths}
+    assert {None, "TRICK-ORDER", "FOLLOW-SUIT"} <= answers
+    for path in paths:   # each path's result is what the engine answers for a concrete case meeting its condition
+        solver = z3.Solver()
+        solver.add(as_z3(path.condition), z3.PbEq([(as_z3(SEATS[1].contains(i)), 1) for i in range(52)], 1))
+        if solver.check() == z3.sat:
+            model = solver.model()
+            hand, card = HAND.evaluate(model), SEATS[1].evaluate(model)
+            assert rejecting_rule(hand, Context(False, 0, False, False), Rules(), card) == path.result
+
+
+def test_explore_keeps_an_exception_as_the_result_of_its_path():
+    def picky(cards):
+        if cards & 1:
+            raise ValueError("the two of clubs")
+        return "fine"
+    results = sorted(str(p.result) for p in explore(picky, HAND))
+    assert results == ["fine", "the two of clubs"] and any(p.raised for p in explore(picky, HAND))
+
+
+def test_explore_assumes_only_the_very_terms_it_is_given():
+    holds = SYMBOLIC.non_empty(HAND & 1)
+    assert len(explore(lambda: bool(HAND & 1), assume=[holds.term])) == 1
+    assert len(explore(lambda: bool(HAND & 2), assume=[holds.term])) == 2
+
+
+def test_explore_prunes_branches_that_cannot_hold():
+    a = SymbolicNumber(z3.Int("a"))
+
+    def size():
+        if a > 5:
+            return "impossible" if a < 3 else "big"
+        return "small"
+    assert sorted(p.result for p in explore(size)) == ["big", "impossible", "small"]
+    assert sorted(p.result for p in explore(size, prune=True)) == ["big", "small"]
+
+
+def test_a_symbolic_number_is_a_seat_on_each_path():
+    winner = trick_winner(SEATS[:4], 0, 2, 4, SYMBOLIC)
+    seats = sorted(p.result for p in explore(lambda: [0, 1, 2, 3][winner]))
+    assert seats == [0, 1, 2, 3]
+
+
+def test_a_symbolic_card_is_a_one_card_set_and_its_suit_a_branch():
+    card = SymbolicCard(SEATS[2])
+    assert (1 << card) is SEATS[2] and card.index is card
+    assert sorted(p.result for p in explore(lambda: card // 13)) == [0, 1, 2, 3]
+
+
+def test_commutative_terms_are_built_in_one_order():
+    """The same operands in another order give the very same z3 term, so the prover answers them once."""
+    x, y, z = SEATS[:3]
+    assert (x & y).term.get_id() == (y & x).term.get_id()
+    assert union_of([x, y, z]).term.get_id() == union_of([z, x, y]).term.get_id()
+    first = all_of([as_z3(SYMBOLIC.is_empty(x)), as_z3(SYMBOLIC.is_empty(y))])
+    assert first.get_id() == all_of([as_z3(SYMBOLIC.is_empty(y)), as_z3(SYMBOLIC.is_empty(x))]).get_id()

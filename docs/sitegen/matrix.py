@@ -18,7 +18,7 @@ from hearts_ref.variants import PARAMETERS, PRESETS, Rules
 from sitegen.common import DATA, not_yet, read_json
 from sitegen.rules_pages import spec_text
 
-__all__ = ["matrix_page", "installed_parameters", "engine_rows", "findings_page"]
+__all__ = ["matrix_page", "installed_parameters", "engine_rows", "findings_page", "game_ends_section"]
 
 # Material's icons, drawn as inline SVG (no emoji font needed), each with its meaning as a tooltip.
 SOURCE = ':material-file-code-outline:{ title="read from the source" }'
@@ -183,6 +183,33 @@ def _engine_section(path: Path) -> str:
     return "\n".join(out) + "\n"
 
 
+def game_ends_section() -> str:
+    """Whether every game ends, from the recorded proofs (GAME-ENDS): the bound N of each preset, and the game-level
+    settings under which some game never ends, by the kind of never-ending game shown."""
+    data, missing = read_json(DATA / "proofs.json")
+    results = [r for r in (data or {}).get("results") or [] if isinstance(r, dict) and r.get("invariant") == "GAME-ENDS"]
+    if not results:
+        return not_yet(f"No recorded GAME-ENDS proof ({missing or 'none in the run'}).",
+                       "`python docs/build.py` records `hearts-ref prove --all --deep --json`.")
+    out = ["## Does every game end? {#game-ends}\n",
+           "GAME-ENDS, from the recorded proofs ([the argument and the games](proofs.md#GAME-ENDS)).\n",
+           "| preset | every game ends |", "|---|---|"]
+    for r in results:
+        argument = r.get("argument") or []
+        outcome = argument[0] if argument else (r.get("detail") or r.get("status", "?"))
+        out.append(f"| `{r.get('rules')}` | {outcome} |")
+    combos = ((data.get("combinations") or {}).get("results") or []) if isinstance(data, dict) else []
+    kinds: dict[str, list[str]] = {}
+    for entry in combos:
+        witness = entry.get("witness") if entry.get("invariant") == "GAME-ENDS" else None
+        if witness:
+            kinds.setdefault(str(witness.get("summary", "")).split(";")[0], []).append(str(entry.get("values", "")))
+    if kinds:
+        out.append("\nSettings of the game-level parameters under which some game never ends, by the game shown:\n")
+        out += [f"- {kind}: {len(values)} settings, such as `{values[0]}`" for kind, values in kinds.items()]
+    return "\n".join(out) + "\n"
+
+
 def matrix_page() -> str:
     """Return the variant matrix page: one table per engine recorded in ``docs/data/engines/``."""
     engines = sorted((DATA / "engines").glob("*.json"))
@@ -198,4 +225,5 @@ def matrix_page() -> str:
     if not engines:
         out.append(not_yet("No engine is recorded in `docs/data/engines/`.", "Add one JSON file per engine."))
     out += [_engine_section(path) for path in engines]
+    out.append(game_ends_section())
     return "\n".join(out)

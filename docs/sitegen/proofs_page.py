@@ -23,6 +23,7 @@ from typing import Any
 
 from hearts_ref.variants import EXPECTED_UNSOUND
 from sitegen.common import DATA, CARD_CODE, card_row, escape_cell, not_yet, read_json, rule_link, slug
+from sitegen.drawings import table
 from sitegen.rules_pages import rule_pages, spec_text
 
 __all__ = ["proof_results", "catalogue", "proofs_page", "proofs_by_rule", "outcome", "draw", "invariant_anchor",
@@ -32,7 +33,8 @@ PROOFS = DATA / "proofs.json"
 RUN = DATA / "proofs.run.json"
 ICONS = {"proved": ":material-check-circle:{ .hr-ok } proved", "refuted": ":material-close-circle:{ .hr-bad } refuted",
          "timed out": ":material-timer-sand:{ .hr-bad } timed out",
-         "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed"}
+         "unconfirmed": ":material-help-circle:{ .hr-bad } unconfirmed",
+         "vacuous": ":material-help-circle:{ .hr-bad } vacuous"}
 
 
 # What the words of a counterexample mean; the parts of Inv are those of properties.induction.invariant_parts.
@@ -44,23 +46,25 @@ legal play.
 
 An *inductive* counterexample speaks of the state of a round as the inductive proof sees it:
 
-- **seat +k** is the player *k* seats clockwise from the leader of the current trick: seat +0 led
-  it, seat +1 plays second, and so on. The proof counts seats this way so that the winner of a trick
-  becomes seat +0 of the next.
+- **the shape** of the state: "seat 1 follows ♣ (seat 0 led), first trick, hearts unbroken" names the
+  seat to move, the leader of the current trick and the context of the play. The proof considers every
+  shape: every leader, every place in the trick, every context.
 - **Inv** is the *inductive invariant*: a property of a state that holds at the deal and that every
-  legal play keeps, so that it holds in every state a round can reach. It has five parts:
+  legal play keeps, so that it holds in every state a round can reach. It has six parts:
     - *conservation*: every card in play is in exactly one place: a hand, the trick, or one seat's
       pile of taken cards;
-    - *trick*: the seats that played before the one to move (seat +0 up to seat +(k − 1) when seat +k
-      is to move) have one card each on the trick, the others none;
+    - *trick*: the seats that played before the one to move (from the leader, clockwise) have one card
+      each on the trick, the others none;
     - *sizes* (the "size" part): each hand holds the hand size less the tricks finished, one card fewer
       once its card is on the trick;
     - *opening*: on the first trick, the leader holds the lowest club in play or has led an opening card;
     - *broken*: once hearts are broken, a heart (or the Q♠, where it breaks hearts) is among the cards
-      played.
-- "**(5 tricks done; the size, trick and opening parts of Inv hold)**": the state has that many
-  tricks finished, and the parts of Inv that decide whether a play is legal hold in it. The other
-  parts are not assumed.
+      played;
+    - *led*: the player to move leads exactly when the trick is empty, and the trick's first card is
+      of the suit led.
+- "**(the size, trick, opening and context parts of Inv hold)**": the parts of Inv that decide whether
+  a play is legal hold in the state (the context parts: *led* and *broken*). The other parts are not
+  assumed.
 
 Such a state satisfies those parts of the invariant, and the player to move has no legal play in
 it; it need not be a state that a round can reach. The **replay** shown next to it is what makes the
@@ -69,8 +73,7 @@ legal plays after which the player to move holds the *same hand* in the *same co
 led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.
 That is a reachable bad state of the same kind, not the same state, so the two can differ in the
 seat that is stuck, the cards already on the trick and the other hands: the state may have a card
-on the trick that the replay never plays, or seat +2 stuck where the replay's stuck player is
-seat +1. A counterexample that no replay reaches is marked as possibly unreachable, and a
+on the trick that the replay never plays, or another seat stuck than the replay's. A counterexample that no replay reaches is marked as possibly unreachable, and a
 refutation with no reached counterexample is *unconfirmed*.
 """
 
@@ -87,7 +90,9 @@ def proof_results(data: Any) -> list[dict[str, Any]]:
                     "rules": list(r.get("rule_ids") or []), "preset": str(r.get("rules", "—")),
                     "method": str(r.get("method", "")), "status": r["status"], "expected": r.get("expected"),
                     "seconds": r.get("seconds"), "shared_with": r.get("shared_with"),
-                    "counterexamples": list(r.get("counterexamples") or [])})
+                    "counterexamples": list(r.get("counterexamples") or []),
+                    "argument": [str(a) for a in r.get("argument") or []],
+                    "witness": r.get("witness") if isinstance(r.get("witness"), dict) else None})
     return out
 
 
@@ -103,28 +108,64 @@ def invariant_anchor(invariant: str) -> str:
     return invariant if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", invariant) else "inv-" + slug(invariant)
 
 
-def draw(counterexample: dict[str, Any]) -> str:
-    """Return a counterexample drawn as Markdown: the context, the hand, and the deal and plays that reach it."""
-    def cards(text: Any) -> list[str]:
-        return re.findall(CARD_CODE, text if isinstance(text, str) else " ".join(map(str, text or [])))
+def _cards(text: Any) -> list[str]:
+    return re.findall(CARD_CODE, text if isinstance(text, str) else " ".join(map(str, text or [])))
+
+
+def replay_table(replay: dict[str, Any]) -> str:
+    """Return a replay drawn on the table as the trick in progress stands: each seat's hand as that trick began
+    (its dealt cards less those played on earlier tricks), the trick's cards in the middle, the seat to move marked
+    when it has no legal play; the earlier tricks' plays are given in the caption."""
+    dealt = [set(_cards(hand)) for hand in replay.get("hands") or []]
+    plays = _cards(replay.get("plays"))
+    n = len(dealt) or 4
+    earlier, trick = plays[:len(plays) - len(plays) % n], plays[len(plays) - len(plays) % n:]
+    seat = replay.get("stuck_seat")
+    leader = next((s for s, hand in enumerate(dealt) if trick and trick[0] in hand), seat if seat is not None else 0)
+    hands = [" ".join(code for code in _cards(hand) if code not in earlier) for hand in replay.get("hands") or []]
+    finding = replay.get("finding")
+    then = (f"then seat {seat} is to move and {escape_cell(finding) if finding else 'has no legal play'}"
+            if seat is not None else "")
+    before = (f"after {len(earlier) // n} trick(s) played: {' '.join(escape_cell(c) for c in earlier)}; "
+              if earlier else "")
+    return table(hands, trick, leader=leader, stuck=None if finding else seat,
+                 caption=f"Reached on the engine from a deal (no pass): {before}{then}.")
+
+
+def _deal_key(replay: dict[str, Any]) -> tuple[Any, ...]:
+    return (tuple(map(str, replay.get("hands") or [])), tuple(map(str, replay.get("plays") or [])),
+            replay.get("stuck_seat"), replay.get("finding"))
+
+
+def draw(counterexample: dict[str, Any], drawn: dict[tuple[Any, ...], tuple[str, str]] | None = None,
+         here: tuple[str, str] = ("", "")) -> str:
+    """Return a counterexample drawn as Markdown: the context, the hand, and the deal and plays that reach it.
+
+    ``drawn`` maps each replay already drawn on the page to its anchor and title: such a replay is linked, not
+    drawn again; this one is recorded there under ``here`` (its anchor and title).
+    """
     out = []
     if counterexample.get("where"):
         out.append(f"- **where**: {escape_cell(counterexample['where'])}")
     if counterexample.get("hand"):
-        out.append(f"- **hand of the player to move**: {card_row(cards(counterexample['hand']))}")
+        out.append(f"- **hand of the player to move**: {card_row(_cards(counterexample['hand']))}")
     sets = counterexample.get("sets")
     for name, shown in (sets.items() if isinstance(sets, dict) else []):
         if not name.startswith("hand"):
-            out.append(f"- **{escape_cell(name)}**: {card_row(cards(shown))}")
+            out.append(f"- **{escape_cell(name)}**: {card_row(_cards(shown))}")
     replay = counterexample.get("replay")
     if isinstance(replay, dict):
-        out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
-                   "context):")
-        for seat, hand in enumerate(replay.get("hands") or []):
-            out.append(f"    - {card_row(cards(hand), label=f'seat {seat}')}")
-        stuck = replay.get("stuck_seat")
-        then = f"; then seat {stuck} is to move and has no legal play" if stuck is not None else ""
-        out.append(f"    - plays: {card_row(cards(replay.get('plays')))}{then}")
+        key = _deal_key(replay)
+        if drawn is not None and key in drawn:
+            anchor, title = drawn[key]
+            out.append(f"- **replay**: reached on the engine from the same deal and plays as [{title}](#{anchor}) "
+                       "(no pass; the same hand in the same context).")
+        else:
+            if drawn is not None:
+                drawn[key] = here
+            out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
+                       "context):")
+            out.append("\n" + replay_table(replay) + "\n")
     elif counterexample:
         out.append("- not reached by the bounded search from a deal: it may be unreachable")
     for note in counterexample.get("notes") or []:
@@ -159,9 +200,15 @@ def proofs_page() -> str:
     results = proof_results(data) if data is not None else []
     out = ["# Proofs\n",
            "hearts-ref proves its rules sound with Z3, over the engine's own rule code evaluated on symbolic "
-           "hands: a legal move always exists, the first trick cannot deadlock under FIRST-EXCEPTION, the "
-           "holder of the lowest club opens, and each round's points add up. Presets that follow a source "
-           "literally and can deadlock are *refuted*: the proof returns a concrete counterexample, drawn below.\n"]
+           "cards: a legal move always exists, the first trick cannot deadlock under FIRST-EXCEPTION, the "
+           "holder of the lowest club opens, and each round's points add up. Every rule also has a formal "
+           "statement written from its text ([the statements](#formal-statements)), and the `*-AS-STATED` proofs "
+           "show that the engine computes exactly what they say: its legal plays, its rejections, its scores, its "
+           "trick winner, hearts breaking, the pass, and what a play does to the round (the engine's own "
+           "RoundState.play, run on symbolic cards). GAME-ENDS bounds the number of rounds of every game, or shows "
+           "a game that never ends. Every proof first checks that its hypotheses can hold: a proof that "
+           "says nothing is a failure. Presets that follow a source literally and can deadlock are *refuted*: "
+           "the proof returns a concrete counterexample, drawn below.\n"]
     out[1] = spec_text(out[1], page)
     if data is None:
         out.append(not_yet(f"No recorded run of the proofs: {missing}.",
@@ -175,7 +222,8 @@ def proofs_page() -> str:
         out.append(_run_line(read_json(RUN)[0]) + "The raw output: [proofs.json](data/proofs.json).\n")
         out.append("Methods: *context* proves the claim in every context of a play (leading or following, "
                    "the suit led, first trick, hearts broken) with the hand symbolic; *inductive* proves it "
-                   "for every reachable state, by induction over the engine's whole transition relation. "
+                   "for every reachable state, by induction over the engine's own transition (RoundState.play); "
+                   "*game* bounds the rounds of a game, or shows one without end. "
                    "A refutation is confirmed by replaying it on the engine from a deal.\n")
         out.append(_combinations(data.get("combinations")))
     invariants: dict[str, dict[str, Any]] = {i["invariant"]: {**i, "results": []} for i in catalogue()}
@@ -197,12 +245,51 @@ def proofs_page() -> str:
         out.append("")
     if results:
         out.append(READING)
+    out.append(_statements_section(page))
+    deals: dict[tuple[Any, ...], tuple[str, str]] = {}
     for inv in invariants.values():
-        out.append(_invariant_section(inv, page))
+        out.append(_invariant_section(inv, page, deals))
     return "\n".join(out)
 
 
-def _invariant_section(inv: dict[str, Any], page: str) -> str:
+def _statements_section(page: str) -> str:
+    """Every rule's formal statement in words, with the rule page where its predicate is shown beside the prose."""
+    from properties.statements import STATEMENTS
+    from sitegen.formal_statements import proved_by
+
+    out = ["## Formal statements {#formal-statements}\n",
+           "One predicate per rule ID, written from the rule's text in `properties/statements.py` (never from "
+           "the engine's functions); each rule's page shows its predicate's source.\n",
+           "| rule | kind | statement | proved equal to the engine by |", "|---|---|---|---|"]
+    for rule_id, statement in STATEMENTS.items():
+        proofs = ", ".join(f"[{name}](#{invariant_anchor(name)})" for name in proved_by(rule_id))
+        out.append(f"| {rule_link(rule_id, page, rule_pages())} | {statement.kind} | {escape_cell(statement.words)} "
+                   f"| {proofs} |")
+    return "\n".join(out) + "\n"
+
+
+def _game_ends(result: dict[str, Any]) -> str:
+    """A GAME-ENDS result drawn: the bound and its argument, or the never-ending cycle with its rounds."""
+    if result["argument"]:
+        first, *steps = result["argument"]
+        return (f"**Under {escape_cell(result['preset'])}: {escape_cell(first)}.**\n\n"
+                + "\n".join(f"{n}. {escape_cell(step)}" for n, step in enumerate(steps, 1)) + "\n")
+    witness = result["witness"]
+    if not witness:
+        return ""
+    out = [f"**Under {escape_cell(result['preset'])}: a game that never ends.** {escape_cell(witness.get('summary', ''))}"
+           "\n"]
+    for number, plan in enumerate(witness.get("cycle") or [], 1):
+        winners = plan.get("trick_winners") or []
+        out.append(f"- round {number} of the cycle (pass {escape_cell(plan.get('direction'))}): scores "
+                   f"{escape_cell(plan.get('scores'))}; trick winners {escape_cell(winners)}")
+        for seat, hand in enumerate(plan.get("dealt") or []):
+            out.append(f"    - {card_row(re.findall(CARD_CODE, hand), label=f'seat {seat} dealt')}")
+    return "\n".join(out) + "\n"
+
+
+def _invariant_section(inv: dict[str, Any], page: str, deals: dict[tuple[Any, ...], tuple[str, str]]) -> str:
+    """One invariant's section; ``deals`` holds the replays drawn so far on the page (each deal is drawn once)."""
     rules = ", ".join(rule_link(r, page, rule_pages()) for r in inv["rules"]) or "none named"
     out = [f"## {inv['invariant']} {{#{invariant_anchor(inv['invariant'])}}}\n",
            f"{escape_cell(inv['statement']) or '*No statement recorded.*'}\n", f"**Rules.** {rules}.\n"]
@@ -215,19 +302,23 @@ def _invariant_section(inv: dict[str, Any], page: str) -> str:
         shared = f" (same proof as {r['shared_with']})" if r.get("shared_with") else ""
         out.append(f"| {escape_cell(r['preset'])} | {r['method']} | {_verdict(r)}{shared} | {seconds} |")
     out.append("")
-    drawn = set()
     for r in inv["results"]:
-        if r["counterexamples"] and (r["preset"], r["method"]) not in drawn:
-            drawn.add((r["preset"], r["method"]))
+        if r["invariant"] == "GAME-ENDS" and not r.get("shared_with") and (r["argument"] or r["witness"]):
+            out.append(_game_ends(r))
+    shown = set()
+    for r in inv["results"]:
+        if r["counterexamples"] and (r["preset"], r["method"]) not in shown:
+            shown.add((r["preset"], r["method"]))
             more = len(r["counterexamples"]) - 1
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
             if r["method"] == "inductive":
                 also += ("\n\n*Seat +k, Inv and why the replay's cards can differ from the state's: "
                          "[reading a counterexample](#reading-a-counterexample).*")
             anchor = counterexample_anchor(inv["invariant"], r["preset"], r["method"])
+            title = f"{inv['invariant']} under {escape_cell(r['preset'])} ({r['method']})"
             out.append(f'<div class="hr-counterexample" id="{anchor}" markdown>\n\n**Counterexample under '
-                       f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n{draw(r["counterexamples"][0])}{also}'
-                       "\n\n</div>\n")
+                       f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n'
+                       f'{draw(r["counterexamples"][0], deals, (anchor, title))}{also}\n\n</div>\n')
     return "\n".join(out)
 
 
@@ -235,10 +326,13 @@ def _combinations(summary: Any) -> str:
     """The table of every variant combination of the registry, per invariant."""
     if not isinstance(summary, dict):
         return ""
+    games = (f" The game-level invariants, over {summary['game_combinations']} combinations of "
+             f"{', '.join(f'`{p}`' for p in summary.get('game_parameters') or [])}."
+             if summary.get("game_combinations") else "")
     out = [f"**Every variant combination.** {summary.get('combinations', '?')} combinations of "
            f"{', '.join(f'`{p}`' for p in summary.get('parameters') or [])}, proved per context in "
            f"{summary.get('seconds', 0):.1f} s; outcomes "
-           + ("all as expected" if summary.get("all_expected") else "**not all as expected**") + ".\n",
+           + ("all as expected" if summary.get("all_expected") else "**not all as expected**") + f".{games}\n",
            "| invariant | distinct proofs | combinations by outcome | unexpected |", "|---|---|---|---|"]
     for invariant, row in (summary.get("invariants") or {}).items():
         outcomes = ", ".join(f"{n} {s}" for s, n in sorted((row.get("combinations") or {}).items()))

@@ -14,6 +14,7 @@ from pathlib import Path
 from hearts_ref.spec import SpecRule, load_rules
 from sitegen.common import SPEC, card_row, cards_in_text, link_rule_ids, relative
 from sitegen.drawings import pass_cycle_figure
+from sitegen.formal_statements import formal_statement
 from sitegen.refcode import implementing, tests_naming
 
 __all__ = ["rule_pages", "chapter_pages", "rules_index", "render_quotes", "spec_text"]
@@ -127,6 +128,7 @@ def render_rule(rule: SpecRule, page: str, proofs: dict, vectors: dict) -> str:
     if rule.id in FIGURES:
         parts.append(FIGURES[rule.id]() + "\n")
     parts.append("**Sources.**\n\n" + render_quotes(rule.section("Sources"), page) + "\n")
+    parts.append(formal_statement(rule.id, page))   # the rule as a predicate (properties/statements.py)
     if rule.section("Examples"):
         parts.append('<div class="hr-examples" markdown>\n\n**Examples.**\n\n'
                      + spec_text(rule.section("Examples"), page) + "\n\n</div>\n")

@@ -7,11 +7,19 @@ Usage::
 Without ``--preset`` every preset is proved. ``--set`` proves a house rule instead: one preset
 (``seed000`` unless ``--preset`` names another) with variant values changed, labelled with
 the preset and the settings (``seed000 + hearts_broken_by=any-heart (= seed004)``, naming the
-preset these rules equal, if any), ending with a ``SOUND`` or ``UNSOUND`` line. ``--all`` adds every variant combination of
-the registry (per-context proofs). ``--deep`` adds the inductive proof over the whole
-transition relation for each preset. Progress goes to stderr: a bar with the count, the
-rate and the time left on a terminal, otherwise a plain line ``prove: DONE/TOTAL what`` at
-most every two seconds (none with ``--quiet``). The report goes to stdout: a table of
+preset these rules equal, if any), ending with a ``SOUND`` or ``UNSOUND`` line. Every run proves,
+for each preset, the invariants of the catalogue (``properties.catalogue``): the per-context
+proofs, the refinement proofs that the engine computes exactly the formal statements of the
+rules (``properties.statements``: legal plays, rejections, scores, trick winner, hearts
+breaking, the pass, the steps of a play, the setup, the totals and the end of the game), and
+GAME-ENDS (a bound on the rounds, or a game that never ends, replayed on the engine). Every
+claim's hypotheses are first checked satisfiable (a vacuous proof fails). ``--all`` adds every
+variant combination of the registry (the round invariants per context, the game-level ones per
+game combination). ``--deep`` adds the inductive proof over the engine's own transition
+(``RoundState.play`` on symbolic cards) for each preset. Progress goes to stderr: a bar with
+the count, the rate and the time left on a terminal, otherwise a plain line
+``prove: DONE/TOTAL what`` at most every two seconds (none with ``--quiet``). The report goes
+to stdout: a table of
 invariant × preset with each outcome and its time, then the counterexamples (each with
 the deal and plays that reach it on the engine), or with ``--json`` the same content:
 
@@ -30,8 +38,8 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
         {"invariant": "...", "statement": "...", "rule_ids": [...],
          "rules": "seed001",                # the preset, or with --set the house rule ("seed000 + jd_bonus=true")
          "changes": {"first_trick_points": "forbidden", ...},   # values that differ from the default
-         "method": "context" | "inductive",
-         "status": "proved" | "refuted" | "unconfirmed" | "timed out" | "error" | "n/a",
+         "method": "context" | "game" | "inductive",
+         "status": "proved" | "refuted" | "unconfirmed" | "vacuous" | "timed out" | "error" | "n/a",
          "expected": "proved" | "refuted" | "n/a", "matches": true,
          "seconds": 0.06, "queries": 13, "detail": "...",
          "shared_with": "seed000" | null,   # the preset whose identical proof this is
@@ -40,10 +48,17 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
             "sets": {"hand": "QS 2H 3H ..."},
             "context": {"leading": false, "led_suit": "C", "first_trick": true, "hearts_broken": false},
             "hand": "QS 2H ...",
-            "replay": {"hands": ["2C 3C ...", ...], "plays": ["2C"], "stuck_seat": 1} | null,
-            "notes": [...]}]}, ...],
+            "replay": {"hands": ["2C 3C ...", ...], "plays": ["2C"], "stuck_seat": 1,
+                       "finding": "..."} | null,       # finding: what the engine does there, if not stuck
+            "notes": [...], "numbers": {"total of seat 0": 99, ...}}],
+         "argument": ["every game ends within N = 16 rounds, whatever is played", ...],   # GAME-ENDS proved
+         "witness": null | {"summary": "...", "confirmed": true, "kind": "below" | "tie",  # GAME-ENDS refuted
+                            "cycle": [{"direction": "left", "dealt": [...], "passes": [...], "plays": [...],
+                                       "scores": [...], "trick_winners": [...]}, ...],
+                            "totals": [[...], ...], "cycles": 3}}, ...],
       "combinations": null | {              # with --all
         "combinations": 11520, "parameters": ["players", ...],
+        "game_combinations": 384, "game_parameters": ["players", "moon", ...],
         "invariants": {"LEGAL-MOVE-EXISTS": {"distinct": 192, "combinations": {"proved": 6912, "refuted": 4608},
                                              "all_expected": true, "unexpected": 0}, ...},
         "results": [{"invariant": "...", "values": "players=4,...", "status": "...", "expected": "...",
@@ -52,8 +67,10 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
     }
 
 ``status`` ``refuted`` means a counterexample that was replayed on the engine (or, for
-claims about scoring and tricks, a concrete value z3 found); ``unconfirmed`` means z3
-refuted a context that no deal reached in the bounded search.
+claims about scoring and tricks, a concrete value z3 found; for GAME-ENDS, a game replayed
+for several cycles without end); ``unconfirmed`` means z3 refuted a context that no deal
+reached in the bounded search (or no never-ending game was found); ``vacuous`` means a
+claim whose hypotheses cannot hold.
 
 Exit codes: 0 when every outcome is the expected one (seed001 and seed003 must be
 refuted: ``hearts_ref.variants.EXPECTED_UNSOUND``; combinations by

@@ -33,7 +33,7 @@ from hearts_ref.diff.rounds import (
 from hearts_ref.diff.semantics import ENGINE, Semantics
 from hearts_ref.errors import HeartsError
 from hearts_ref.scoring import round_scores
-from hearts_ref.symbolic import SYMBOLIC
+from hearts_ref.symbolic import SYMBOLIC, as_z3
 from hearts_ref.variants import Rules
 from properties.solving import PROVED, REFUTED, Prover, card_variables, exactly_one_place, one_place_count
 
@@ -159,11 +159,11 @@ def score_bound(rules: Rules, prover: Prover, start: int, semantics: Semantics =
     """The most one player can score in a round, proved with z3 over every division of the cards (from ``start``,
     a score some round reaches); None if z3 does not settle it."""
     taken = [card_variables(f"taken{seat}", rules) for seat in range(rules.players)]
-    _, scores = semantics.score_terms(taken, rules, SYMBOLIC)
+    scores = [as_z3(score) for score in semantics.score_terms(taken, rules, SYMBOLIC)[1]]
     hypotheses = exactly_one_place(taken, rules.deck_mask) + one_place_count(taken, rules.deck_mask)
     bound = start
     for _ in range(8):
-        answer = prover.check(hypotheses, z3.And([score <= bound for score in scores]))
+        answer = prover.holds(hypotheses, z3.And([score <= bound for score in scores]))
         if answer.status == PROVED:
             return bound
         if answer.status != REFUTED:

@@ -37,7 +37,7 @@ import z3
 from hearts_ref.cards import Suit
 from hearts_ref.cardset import BITS, SUIT_MASKS, CardSet
 from hearts_ref.diff.semantics import ENGINE, Semantics
-from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet
+from hearts_ref.symbolic import SYMBOLIC, SymbolicBit, SymbolicCardSet, SymbolicNumber
 from hearts_ref.variants import Rules
 from properties.contexts import Situation, hand_claims, situations
 from properties.solving import (
@@ -105,10 +105,16 @@ class OneStep(NamedTuple):
         return tuple(a for a in self.answers if a.status not in (SAME, PROVED, REFUTED, UNREACHABLE))
 
 
+def _plain(value: Any) -> Any:
+    """A symbolic number or bit of the rule code as its z3 term; any other value as it is."""
+    return as_z3(value) if isinstance(value, (SymbolicNumber, SymbolicBit)) else value
+
+
 def identical(x: Any, y: Any) -> bool:
     """Whether two values of the rule code are the same: equal Python values, or the same z3 terms bit by bit."""
     if isinstance(x, SymbolicCardSet) and isinstance(y, SymbolicCardSet):
         return all(identical(a, b) for a, b in zip(x.bits, y.bits))
+    x, y = _plain(x), _plain(y)
     if isinstance(x, (tuple, list)) and isinstance(y, (tuple, list)):
         return len(x) == len(y) and all(identical(a, b) for a, b in zip(x, y))
     if isinstance(x, z3.ExprRef) and isinstance(y, z3.ExprRef):
@@ -213,13 +219,13 @@ class _Asker:
             return ContextAnswer(kind, situation, SAME, 0), None
         hypotheses = self.hypotheses(kind, situation)
         goal = same_cards(value_a, value_b) if kind == "legal" else _equal(value_a, value_b)
-        answer = self.prover.check(hypotheses, goal)
+        answer = self.prover.holds(hypotheses, goal)
         if answer.status != REFUTED:
             return ContextAnswer(kind, situation, answer.status, 1, answer.reason), None
         queries = 1
         for size in range(situation.max_cards, situation.min_cards - 1, -1):   # largest hand: earliest trick
             queries += 1
-            sized = self.prover.check(hypotheses + [self.f.size(size)], goal)
+            sized = self.prover.holds(hypotheses + [self.f.size(size)], goal)
             if sized.status == REFUTED:
                 return ContextAnswer(kind, situation, REFUTED, queries), self._candidate(kind, situation, size,
                                                                                           sized.model)
@@ -334,7 +340,7 @@ def _unreachable(asker: _Asker, chosen: tuple[Situation, ...]) -> dict[Situation
     first = next(s for s in chosen if s.ctx.first_trick and not s.ctx.leading and not s.ctx.hearts_broken)
     breaking, _ = _breakers(asker, first.ctx, deck)
     if not breaking or not any(
-            prover.check(f.hand_claims(first) + [f.one_card(), f.playable(first.ctx, rules)],
+            prover.holds(f.hand_claims(first) + [f.one_card(), f.playable(first.ctx, rules)],
                          z3.Not(as_z3(f.breaks(first.ctx, rules)))).status != PROVED for rules in (asker.a, asker.b)):
         reason = "no legal play on the first trick breaks hearts, on either side (proved)"
         found.update({s: reason for s in chosen if s.ctx.first_trick and s.ctx.hearts_broken})
@@ -347,7 +353,7 @@ def _unreachable(asker: _Asker, chosen: tuple[Situation, ...]) -> dict[Situation
             hypotheses = f.hand_claims(lead) + [f.one_card(), f.playable(lead.ctx, asker.a),
                                                f.playable(lead.ctx, asker.b), subset(f.card, SUIT_MASKS[suit])]
             goal = z3.Or(as_z3(f.breaks(lead.ctx, asker.a)), as_z3(f.breaks(lead.ctx, asker.b)))
-            if prover.check(hypotheses, goal).status != PROVED:
+            if prover.holds(hypotheses, goal).status != PROVED:
                 continue
         reason = f"every legal lead of a {suit.glyph} while hearts are unbroken breaks them (proved)"
         found.update({s: reason for s in chosen if not s.ctx.leading and not s.ctx.first_trick
@@ -378,11 +384,12 @@ def score_question(a: Rules, b: Rules, prover: Prover, semantics: Semantics = EN
         return SAME, 0
     hypotheses = exactly_one_place(taken, a.deck_mask) + one_place_count(taken, a.deck_mask)
     goal = z3.And([_equal(x, y) for x, y in zip(points_a + scores_a, points_b + scores_b)])
-    return prover.check(hypotheses, goal).status, 1
+    return prover.holds(hypotheses, goal).status, 1
 
 
 def _equal(x: Any, y: Any) -> Any:
     """The claim that two values of the rule code are equal (a z3 Boolean, or a constant)."""
+    x, y = _plain(x), _plain(y)
     if isinstance(x, z3.ExprRef) or isinstance(y, z3.ExprRef):
         if isinstance(x, bool) or isinstance(y, bool) or z3.is_bool(x if isinstance(x, z3.ExprRef) else y):
             return as_z3(x) == as_z3(y)
