@@ -111,16 +111,9 @@ def confirm_on_engine(rules: Rules, replay: Replay, engine: Engine | None = None
                       make_engine: Callable[[], Engine] = ReferenceEngine) -> str | None:
     """Replay ``replay`` through the engine interface; return None when the engine is stuck as claimed, else why not."""
     engine = engine if engine is not None else make_engine()
-    try:
-        engine.new_game(rules)
-        engine.start_round([CardSet.from_mask(h) for h in replay.hands], "none")
-        for card in replay.plays:
-            engine.play(CARDS[card])
-    except EngineRejection as error:
-        return f"the engine refused the replay: {error}"
-    observation = engine.observe()
-    if observation.to_move != replay.seat:
-        return f"seat {observation.to_move} is to move, not seat {replay.seat}"
+    problem = _replayed(rules, replay, engine)
+    if problem is not None:
+        return problem
     legal = engine.legal_plays()
     if legal:
         return f"the engine offers legal plays: {legal.glyphs()}"
