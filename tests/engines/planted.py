@@ -104,7 +104,23 @@ class AceLow(ReferenceEngine):
         self.game = self.game._replace(round=_moved(after._replace(leader=winner, taken=tuple(taken)), winner))
 
 
-class WrongCardsRemoved(ReferenceEngine):
+class _OpensOwnWay(ReferenceEngine):
+    """A bug in who opens the round: :meth:`_open` rewrites the first trick's leader once the cards are
+    dealt, and again once they are passed."""
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        super().start_round(hands, direction)
+        self._open()
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        super().pass_cards(seat, cards)
+        self._open()
+
+
+class WrongCardsRemoved(_OpensOwnWay):
     """DECK-REMOVED: with 5 or 6 players the lowest clubs are taken out (2C 3C, or 2C 3C 4C 5C) instead of the
     twos and threes of clubs and diamonds, so the engine opens with the 4C (6C) and trusts the deal as given."""
 
@@ -122,14 +138,6 @@ class WrongCardsRemoved(ReferenceEngine):
         leader = next(seat for seat, hand in enumerate(state.hands) if hand & club)
         self.game = self.game._replace(round=state._replace(leader=leader, to_play=leader, legal=club))
 
-    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
-        super().start_round(hands, direction)
-        self._open()
-
-    def pass_cards(self, seat: int, cards: CardSet) -> None:
-        super().pass_cards(seat, cards)
-        self._open()
-
 
 class UncheckedDeal(ReferenceEngine):
     """DEAL-HANDS: the deal is taken as given; only the removed cards are checked, not that every hand has
@@ -146,7 +154,7 @@ class UncheckedDeal(ReferenceEngine):
             self.broken_deal = tuple(hands)   # played from as dealt; the reference cannot hold such a deal
 
 
-class DealerLeads(ReferenceEngine):
+class DealerLeads(_OpensOwnWay):
     """DEAL-DEALER: the dealer (seat 0, then clockwise) leads the first trick, with its lowest club."""
 
     name = "planted-dealer-leads"
@@ -159,14 +167,6 @@ class DealerLeads(ReferenceEngine):
         hand = state.hands[dealer]
         lead = 1 << lowest(hand & CLUBS) if hand & CLUBS else hand
         self.game = self.game._replace(round=state._replace(leader=dealer, to_play=dealer, legal=lead))
-
-    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
-        super().start_round(hands, direction)
-        self._open()
-
-    def pass_cards(self, seat: int, cards: CardSet) -> None:
-        super().pass_cards(seat, cards)
-        self._open()
 
 
 # 02 Passing -----------------------------------------------------------------------------------
