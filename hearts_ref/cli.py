@@ -4,7 +4,9 @@ Exit codes, for every subcommand: 0 success, 1 a check found a deviation (a rule
 broken, a proof with an unexpected outcome), 2 bad input (arguments, files), with one
 clear line on stderr and never a traceback. Interrupted by SIGINT, SIGTERM or SIGHUP, a
 command unwinds as it would from an error (so every engine program it started is killed)
-and exits with 128 + the signal's number.
+and exits with 128 + the signal's number. A signal that was ignored when the command started
+stays ignored, as the shell and ``nohup`` meant it: ``nohup hearts-ref conform ... &`` keeps
+running after a hangup, and a script's background job ignores the terminal's ^C.
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ def _terminate_by_unwinding() -> Iterator[None]:
             raised = True
             raise _Terminated(signum)
 
-    previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGTERM, signal.SIGHUP)
+                if signal.getsignal(signum) is not signal.SIG_IGN}       # nohup's SIGHUP stays ignored
     try:
         yield
     finally:

@@ -4,6 +4,7 @@ campaign spread over worker processes or shards gives the report one process wri
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from hearts_ref.engines import EngineAbandoned, EngineTimeout
 from hearts_ref.engines.health import Breaker
 from hearts_ref.errors import RecordError
 from hearts_ref.variants import Rules
-from tests.test_stdio_failures import assert_gone
+from tests.test_stdio_failures import assert_gone, with_default_stop_signals
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "tests" / "engines"
@@ -130,7 +131,8 @@ def test_a_stopped_run_writes_what_it_judged_marked_incomplete(signum, jobs, tmp
                                engine_command("stall.py", str(tmp_path), "3"), "--timeout", "600",
                                "--games", "20", "--negative-games", "0", "--set", "max_rounds=1", "--no-vectors",
                                "--jobs", str(jobs), "--report", str(report), "--junit", str(junit)],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=with_default_stop_signals)
     try:
         deadline = time.monotonic() + 120
         while len(list(tmp_path.glob("stalled-*"))) < jobs:
@@ -157,6 +159,42 @@ def test_a_stopped_run_writes_what_it_judged_marked_incomplete(signum, jobs, tmp
     for stalled in tmp_path.glob("stalled-*"):
         assert_gone(int(stalled.name.split("-")[1]))      # the stalled engines died with the run
 
+
+
+def _as_nohup_in_the_background() -> None:
+    """``preexec_fn``: the dispositions of ``nohup hearts-ref conform ... &`` run from a script."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_signals_ignored_at_the_start_stay_ignored_by_the_runner(tmp_path):
+    """A hangup and a ^C to the runner's group change nothing; SIGTERM then stops the run as usual."""
+    report = tmp_path / "r.json"
+    runner = subprocess.Popen([sys.executable, "-m", "hearts_ref", "conform", "--engine",
+                               engine_command("stall.py", str(tmp_path), "3"), "--timeout", "600",
+                               "--games", "20", "--negative-games", "0", "--set", "max_rounds=1", "--no-vectors",
+                               "--report", str(report)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=_as_nohup_in_the_background, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob("stalled-*")):
+            assert time.monotonic() < deadline and runner.poll() is None, runner.communicate()
+            time.sleep(0.02)
+        os.killpg(runner.pid, signal.SIGHUP)               # as a closing terminal and ^C would
+        os.killpg(runner.pid, signal.SIGINT)
+        time.sleep(0.5)                                    # time for a wrongly kept handler to act
+        assert runner.poll() is None
+        runner.send_signal(signal.SIGTERM)
+        out, err = runner.communicate(timeout=60)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+    assert runner.returncode == 128 + signal.SIGTERM, err
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["incomplete"] == {"reason": "stopped by SIGTERM after 2 cases"}
+    assert [case["status"] for case in data["cases"]] == ["passed", "passed"]   # the engine lived on
 
 # Jobs, shards and merges: one report ----------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import pytest
 from hearts_ref.cli import main
 from hearts_ref.conformance.report import Case, Report, junit_xml
 from hearts_ref.errors import HeartsError
-from tests.test_stdio_failures import assert_gone
+from tests.test_stdio_failures import assert_gone, with_default_stop_signals
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "tests" / "engines"
@@ -85,7 +85,8 @@ def test_a_signalled_runner_kills_its_hung_engine_and_the_engines_children(signu
     runner = subprocess.Popen([sys.executable, "-m", "hearts_ref", "conform", "--engine",
                                engine_command("hang.py", "play", "5", marker), "--timeout", "60",
                                "--no-vectors", "--games", "4"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=with_default_stop_signals)
     engine = child = None
     try:
         deadline = time.monotonic() + 30

@@ -4,6 +4,7 @@ the engine can be restarted and used again, and no process is left behind."""
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -40,6 +41,17 @@ def assert_gone(pid: int) -> None:
     while is_running(pid) and time.monotonic() < deadline:   # a reparented grandchild dies asynchronously
         time.sleep(0.01)
     assert not is_running(pid), f"process {pid} is still running"
+
+
+def with_default_stop_signals() -> None:
+    """``preexec_fn`` for a runner a test will stop with a signal, so that it starts as on a terminal.
+
+    A shell running a script in the background starts its commands with SIGINT ignored, ``nohup``
+    ignores SIGHUP, and the ignoring is inherited through exec; the runner then rightly keeps
+    running when they come. A test that sends them sets the dispositions it means to test.
+    """
+    for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def play_until_failure(engine: StdioEngine, *, rounds: int = 1) -> int:
