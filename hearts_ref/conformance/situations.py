@@ -294,8 +294,12 @@ def game_situations(game: Game) -> Iterator[set[str]]:
         totals = after
 
 
-def situation_rows(names: list[str], coverage: dict[str, int]) -> list[dict[str, object]]:
-    """The situations of a report: those of its rules (``names``) and any other it reached, each with its count."""
+def situation_rows(names: list[str], coverage: dict[str, int],
+                   untargeted: dict[str, str] | None = None) -> list[dict[str, object]]:
+    """The situations of a report: those of its rules (``names``) and any other it reached, each with its count,
+    and for each one no targeted game could aim at, why (``untargeted``)."""
     listed = list(names) + sorted(name for name in coverage if name in BY_NAME and name not in names)
+    why = untargeted or {}
     return [{"name": name, "rule_id": BY_NAME[name].rule_id, "text": BY_NAME[name].text,
-             "count": int(coverage.get(name, 0))} for name in listed if name in BY_NAME]
+             "count": int(coverage.get(name, 0)), **({"untargeted": why[name]} if name in why else {})}
+            for name in listed if name in BY_NAME]

@@ -13,6 +13,9 @@ recipes leave free and picks the seats):
 - a recipe (games of one round): that recipe's round;
 - an end situation (END-THRESHOLD, WIN-TIE): the rounds :mod:`.endings` planned for it.
 
+With an engine that deals for itself, no deal is stacked: each round the engine dealt is
+steered through the passes and plays alone (:mod:`.steered`), toward one situation in turn.
+
 Past its planned rounds, and wherever the engine does not allow the planned card, a
 targeted game plays on as the uniform policy does. Every plan was checked on the reference;
 the counts the report gives are the reference's own (:mod:`.coverage`).
@@ -38,7 +41,8 @@ from hearts_ref.conformance.endings import ENDINGS, ending_plans
 from hearts_ref.conformance.policies import Policy
 from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.situations import applicable
-from hearts_ref.conformance.targets import outcome, recipes_for, round_for, rotated, searched_round
+from hearts_ref.conformance.steered import steered_aims, steered_round
+from hearts_ref.conformance.targets import outcome, reached, recipes_for, round_for, rotated, searched_round
 
 __all__ = ["Targeted", "TARGETED", "targeted_every", "roles", "game_plan"]
 
@@ -122,6 +126,7 @@ class Targeted(Policy):
         self.plans: list[RoundPlan] | None = None
         self.planned: dict[int, tuple[RoundPlan, str, tuple[int, ...] | None]] = {}
         self.number = 0       # the round being dealt or played
+        self.seen: set[str] = set()    # what the steered rounds of this game reached (an engine that deals)
 
     def _direction(self, rules: Rules, number: int) -> str:
         """PASS-CYCLE: the direction the decider will give this round (drawn in turn when it lets the policy)."""
@@ -150,6 +155,22 @@ class Targeted(Policy):
 
     def new_round(self, game: Game) -> None:
         self.number = len(game.results) + 1
+        if self.engine_deals:   # the engine dealt: this round is steered through the choices alone
+            self._steer(game.round)
+
+    def _steer(self, state: RoundState) -> None:
+        """The passes and plays of a round the engine dealt: aimed at one situation in turn (game by game, round by
+        round), then at those this game has not reached yet (:func:`~.steered.steered_round`)."""
+        rules = state.rules
+        aims = steered_aims(rules)
+        if not aims:
+            return
+        aim = aims[(self.index + self.number - 1) % len(aims)]
+        steered = steered_round(rules, state.dealt, state.direction, (aim,), frozenset(aims) - self.seen)
+        if steered is not None:
+            passes, plan = steered
+            self.seen |= reached(rules, plan)
+            self.planned[self.number] = (plan, state.direction, passes)
 
     def _plan(self, state: RoundState) -> tuple[RoundPlan, str, tuple[int, ...] | None] | None:
         planned = self.planned.get(self.number)

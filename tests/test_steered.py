@@ -1,0 +1,72 @@
+"""Targeted games of an engine that deals for itself: its deals steered through the passes and plays alone, and the
+situations that need a constructed deal listed, with the reason, in the JSON report and on the console."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hearts_ref import Rules, deal
+from hearts_ref.conformance.differential import run_game
+from hearts_ref.conformance.policies import PolicyDecider, make_policy
+from hearts_ref.conformance.report import Report, merge_reports, console_summary
+from hearts_ref.conformance.runner import run_differential
+from hearts_ref.conformance.situations import game_situations
+from hearts_ref.conformance.steered import steered_aims, steered_round, untargeted
+from hearts_ref.conformance.targets import reached
+from hearts_ref.engine import ReferenceEngine
+from tests.engines.planted_turns import ShufflingReference
+
+THREE = Rules(players=3, pass_cycle="left-right-none")
+
+
+def test_a_steered_round_passes_the_dealt_cards_and_reaches_what_it_aims_at():
+    rules = Rules()
+    hit = Counter()
+    for seed in range(12):
+        dealt = tuple(hand.mask for hand in deal(rules, seed=seed))
+        for aim in ("SCORE-MOON/moon", "BREAK-QUEEN/queen-discarded", "SCORE-NO-TRICKS/no-trick"):
+            passes, plan = steered_round(rules, dealt, "left", (aim,))
+            assert all(p.bit_count() == 3 and not p & ~hand for p, hand in zip(passes, dealt))
+            # the hands at the first lead are the dealt ones after the pass: nothing is stacked
+            assert sorted(plan.hands) == sorted((h & ~passes[s]) | passes[(s - 1) % 4] for s, h in enumerate(dealt))
+            hit[aim] += aim in reached(rules, plan)
+    assert hit["SCORE-MOON/moon"] >= 3 and hit["BREAK-QUEEN/queen-discarded"] >= 4 and hit["SCORE-NO-TRICKS/no-trick"] >= 10
+
+
+def test_the_targeted_games_of_a_dealing_engine_play_the_steered_choices():
+    """What the policy planned for each dealt round is what the game on the reference reached."""
+    rules = Rules()
+    for index in range(3):
+        policy = make_policy("targeted", random.Random(index), index=index)
+        run = run_game(ShufflingReference(seed=index), rules, PolicyDecider(policy, engine_deals=True))
+        assert run.findings == [] and policy.planned
+        played = set().union(*game_situations(run.game))
+        assert policy.seen and policy.seen <= played
+
+
+def test_steered_games_reach_the_rare_situations_far_more_often_than_uniform_play():
+    for rules in (Rules(), THREE):
+        aims = steered_aims(rules)
+        counts = {policy: run_differential(ShufflingReference, rules, 12, 0, shrink_budget=0, policies=(policy,)).coverage
+                  for policy in ("uniform", "targeted")}
+        for name in ("SCORE-MOON/moon", "LEAD-HEARTS/only-hearts"):
+            assert counts["targeted"].get(name, 0) >= 3 * max(1, counts["uniform"].get(name, 0)), (rules.players, name)
+        assert sum(counts["targeted"].get(a, 0) for a in aims) > 1.4 * sum(counts["uniform"].get(a, 0) for a in aims)
+
+
+def test_the_report_lists_each_situation_a_dealing_engine_could_not_be_targeted_at_with_the_reason():
+    rules = Rules()
+    report = run_differential(ShufflingReference, rules, 4, 0, shrink_budget=0)
+    assert set(report.untargeted) == {"FIRST-EXCEPTION/only-points", "END-THRESHOLD/exact", "WIN-TIE/2-share",
+                                      "WIN-TIE/3-share"}
+    rows = {row["name"]: row for row in report.to_dict()["situations"]}
+    assert "constructed deal" in rows["FIRST-EXCEPTION/only-points"]["untargeted"] and "untargeted" not in rows["SCORE-MOON/moon"]
+    assert "totals planned" in rows["WIN-TIE/2-share"]["untargeted"]
+    again = Report.from_dict(report.to_dict())
+    assert again.untargeted == report.untargeted and merge_reports([again]).untargeted == report.untargeted
+    console = console_summary(report)
+    assert "FIRST-EXCEPTION/only-points" in console and "could not be targeted: needs a hand of only point cards" in console
+    assert not run_differential(ReferenceEngine, rules, 4, 0, shrink_budget=0).untargeted   # its deals are stacked
+    assert set(untargeted(THREE, ["FIRST-EXCEPTION/only-points", "WIN-TIE/2-share", "SCORE-MOON/moon"])) == {
+        "FIRST-EXCEPTION/only-points", "WIN-TIE/2-share"}
