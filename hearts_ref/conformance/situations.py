@@ -237,8 +237,15 @@ def applicable(rules: Rules, *, directions: set[str] | None = None) -> tuple[Sit
     (:func:`dealt_directions`): every direction of the cycle for an engine that draws it, "none"
     for an engine that does not pass.
     """
-    dealt = dealt_directions(rules) if directions is None else directions
-    return tuple(s for s in SITUATIONS if s.applies(rules) and (s.rule_id != "PASS-CYCLE" or s.name[11:] in dealt))
+    key = (rules, None if directions is None else frozenset(directions))
+    if key not in _APPLICABLE:
+        dealt = dealt_directions(rules) if directions is None else directions
+        _APPLICABLE[key] = tuple(s for s in SITUATIONS
+                                 if s.applies(rules) and (s.rule_id != "PASS-CYCLE" or s.name[11:] in dealt))
+    return _APPLICABLE[key]
+
+
+_APPLICABLE: dict[tuple[Rules, frozenset[str] | None], tuple[Situation, ...]] = {}   # kept per ruleset
 
 
 def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:

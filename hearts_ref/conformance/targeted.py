@@ -59,10 +59,16 @@ def targeted_every(rules: Rules) -> int:
 
 
 def roles(rules: Rules) -> tuple[str, ...]:
-    """What the targeted games of a campaign under ``rules`` aim at, in turn."""
-    ends = tuple(name for name in ENDINGS if any(s.name == name for s in applicable(rules)))
-    rounds = recipes_for(rules) if rules.max_rounds == 1 else ("rounds",)
-    return ends[:2] + rounds + ends[2:]       # the first ends early: their bugs show in no other game
+    """What the targeted games of a campaign under ``rules`` aim at, in turn (kept per ruleset)."""
+    if rules not in _ROLES:
+        names = {s.name for s in applicable(rules)}
+        ends = tuple(name for name in ENDINGS if name in names)
+        rounds = recipes_for(rules) if rules.max_rounds == 1 else ("rounds",)
+        _ROLES[rules] = ends[:2] + rounds + ends[2:]       # the first ends early: their bugs show in no other game
+    return _ROLES[rules]
+
+
+_ROLES: dict[Rules, tuple[str, ...]] = {}
 
 
 def _round_situations(rules: Rules) -> set[str]:
