@@ -20,8 +20,12 @@ play ``dump``     every seat plays the Q♠ and its hearts when it may; the lead
 play ``duck``     the chosen seat plays low, the others high (a seat that takes no trick)
 ================  ==========================================================================
 
-Some situations need the deal itself, and no choice reaches them: they are
-:func:`untargeted`, with the reason, and the report lists them.
+In a game of several rounds the round's scores count first: each try's scores are added to
+the totals, and the try kept is the one that ends the game in the end situation the game aims
+at (a tie for the lowest total, the threshold landed on exactly), else the one that brings the
+totals nearest to it (:func:`~hearts_ref.conformance.endings.distance`). A situation that needs
+the deal itself, a hand of only point cards, no choice reaches: it is :func:`untargeted`, with
+the reason, and the report lists it.
 
 >>> from hearts_ref.deals import deal
 >>> from hearts_ref.variants import Rules
@@ -36,21 +40,23 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, bits_of, highest, lowest
 from hearts_ref.diff.rounds import RoundPlan
+from hearts_ref.game import is_game_over
 from hearts_ref.round import PASS_SIZE, RoundState, exchange
 from hearts_ref.variants import Rules
-from hearts_ref.conformance.situations import BY_NAME, applicable
-from hearts_ref.conformance.targets import _leader, _played, _prefer, _wish, reached
+from hearts_ref.conformance.endings import distance
+from hearts_ref.conformance.situations import BY_NAME, applicable, end_situations
+from hearts_ref.conformance.targets import _leader, _played, _prefer, _wish, outcome, reached
 
-__all__ = ["steered_round", "steered_aims", "untargeted", "UNTARGETED"]
+__all__ = ["steered_round", "steered_aims", "steered_endings", "untargeted", "UNTARGETED", "Ending"]
 
 SPADES = SUIT_MASKS[2]
 _DEAL = "needs a hand of only point cards, which only a constructed deal gives"
-_TOTALS = "needs totals planned over rounds whose deals are chosen in advance"
 # The situations no choice reaches from the engine's own deals, and why (by name, or by rule ID).
-UNTARGETED = {"FIRST-EXCEPTION/only-points": _DEAL, "END-THRESHOLD": _TOTALS, "WIN-TIE": _TOTALS}
+UNTARGETED = {"FIRST-EXCEPTION/only-points": _DEAL}
 _EVERY_ROUND = ("PASS-CYCLE", "DECK-REMOVED")   # reached by every round dealt: no choice needed
 
 
@@ -64,9 +70,14 @@ def untargeted(rules: Rules, names: list[str]) -> dict[str, str]:
 
 
 def steered_aims(rules: Rules) -> tuple[str, ...]:
-    """The situations of ``rules`` that steered rounds aim at, in the catalogue's order."""
+    """The ``play`` and ``round`` situations of ``rules`` that steered rounds aim at, in the catalogue's order."""
     return tuple(s.name for s in applicable(rules)
                  if s.scope != "end" and s.rule_id not in _EVERY_ROUND and _reason(s.name) is None)
+
+
+def steered_endings(rules: Rules) -> tuple[str, ...]:
+    """The end situations of ``rules`` that steered games aim at, round after round, through the totals."""
+    return tuple(s.name for s in applicable(rules) if s.scope == "end")
 
 
 # Passes ------------------------------------------------------------------------------------
@@ -169,17 +180,37 @@ def _tries(rules: Rules, dealt: tuple[int, ...], direction: str) -> Iterator[tup
             yield passes, plan
 
 
+class Ending(NamedTuple):
+    """Where the game stands when the round is dealt, and the end situation it is steered toward."""
+
+    totals: tuple[int, ...]
+    number: int        # the round's number
+    aim: str           # an end situation (END-THRESHOLD, WIN-TIE)
+
+
+def _end_score(rules: Rules, ending: Ending, scores: tuple[int, ...]) -> tuple[int, int]:
+    """Whether the round's scores end the game in the situation aimed at; else how near they bring the totals."""
+    after = tuple(t + s for t, s in zip(ending.totals, scores))
+    over = is_game_over(after, ending.number, rules)
+    if ending.aim in end_situations(ending.totals, after, over, rules):
+        return 1, 0
+    return 0, -distance(rules, ending.aim, after)
+
+
 def steered_round(rules: Rules, dealt: tuple[int, ...], direction: str, aims: tuple[str, ...],
-                  wanted: frozenset[str] = frozenset()) -> tuple[tuple[int, ...] | None, RoundPlan] | None:
+                  wanted: frozenset[str] = frozenset(), ending: Ending | None = None,
+                  ) -> tuple[tuple[int, ...] | None, RoundPlan] | None:
     """The passes and plays, from the hands ``dealt``, whose round reaches the most of ``aims`` (then of
-    ``wanted``); the first such try that reaches every aim. None when no try plays a whole round."""
-    best, best_score = None, (-1, -1)
+    ``wanted``); with an ``ending``, first the round whose scores end the game as it aims, then the one that
+    brings the totals nearest to it. None when no try plays a whole round."""
+    best, best_score = None, (-1, -1, 0, -1)
     for passes, plan in _tries(rules, dealt, direction):
-        found = reached(rules, plan)
-        score = (len(found & set(aims)), len(found & wanted))
+        found, scores = outcome(rules, plan)
+        end, near = _end_score(rules, ending, scores) if ending is not None else (0, 0)
+        score = (end, len(found & set(aims)), len(found & wanted), near)
         if score > best_score:
             best, best_score = (passes, plan), score
-        if aims and score[0] == len(aims):
+        if ending is None and aims and score[1] == len(aims):
             break
     return best
 

@@ -14,7 +14,8 @@ recipes leave free and picks the seats):
 - an end situation (END-THRESHOLD, WIN-TIE): the rounds :mod:`.endings` planned for it.
 
 With an engine that deals for itself, no deal is stacked: each round the engine dealt is
-steered through the passes and plays alone (:mod:`.steered`), toward one situation in turn.
+steered through the passes and plays alone (:mod:`.steered`), toward one situation in turn,
+and its scores toward the end situation the game aims at.
 
 Past its planned rounds, and wherever the engine does not allow the planned card, a
 targeted game plays on as the uniform policy does. Every plan was checked on the reference;
@@ -41,7 +42,7 @@ from hearts_ref.conformance.endings import ENDINGS, ending_plans
 from hearts_ref.conformance.policies import Policy
 from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.situations import applicable
-from hearts_ref.conformance.steered import steered_aims, steered_round
+from hearts_ref.conformance.steered import Ending, steered_aims, steered_endings, steered_round
 from hearts_ref.conformance.targets import outcome, reached, recipes_for, round_for, rotated, searched_round
 
 __all__ = ["Targeted", "TARGETED", "targeted_every", "roles", "game_plan"]
@@ -161,18 +162,20 @@ class Targeted(Policy):
 
     def new_round(self, game: Game) -> None:
         self.number = len(game.results) + 1
-        if self.engine_deals:   # the engine dealt: this round is steered through the choices alone
-            self._steer(game.round)
+        if self.engine_deals and game.round is not None:   # the engine dealt: steered through the choices alone
+            self._steer(game)
 
-    def _steer(self, state: RoundState) -> None:
-        """The passes and plays of a round the engine dealt: aimed at one situation in turn (game by game, round by
-        round), then at those this game has not reached yet (:func:`~.steered.steered_round`)."""
-        rules = state.rules
-        aims = steered_aims(rules)
+    def _steer(self, game: Game) -> None:
+        """The passes and plays of a round the engine dealt (:func:`~.steered.steered_round`): toward the end
+        situation of this game (one in turn, game by game), then one round situation in turn (round by round),
+        then those this game has not reached yet."""
+        state, rules = game.round, game.rules
+        aims, ends = steered_aims(rules), steered_endings(rules)
         if not aims:
             return
         aim = aims[(self.index + self.number - 1) % len(aims)]
-        steered = steered_round(rules, state.dealt, state.direction, (aim,), frozenset(aims) - self.seen)
+        ending = Ending(game.totals, self.number, ends[self.index % len(ends)]) if ends else None
+        steered = steered_round(rules, state.dealt, state.direction, (aim,), frozenset(aims) - self.seen, ending)
         if steered is not None:
             passes, plan = steered
             self.seen |= reached(rules, plan)
