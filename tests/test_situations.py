@@ -88,7 +88,8 @@ def test_a_situation_applies_only_where_it_can_happen():
     assert "WIN-TIE/2-play-on" in names(Rules(ties="play-on")) and "WIN-TIE/2-share" not in names(Rules(ties="play-on"))
     assert {"DECK-REMOVED/3-players", "PASS-CYCLE/left"} <= names(THREE) and "PASS-CYCLE/across" not in names(THREE)
     # a tie of every seat: planned with three players, not with four
-    assert "WIN-TIE/3-share" in names(THREE) and "WIN-TIE/3-play-on" in names(dataclasses.replace(THREE, ties="play-on"))
+    assert "WIN-TIE/3-share" in names(THREE)
+    assert "WIN-TIE/3-play-on" in names(dataclasses.replace(THREE, ties="play-on"))
     assert "WIN-TIE/4-share" not in names(Rules()) and "WIN-TIE/4-play-on" not in names(Rules(ties="play-on"))
     assert "PASS-CYCLE/right" not in names(Rules.preset("openspiel"))   # the reference follows the cycle: round 1
     assert "SCORE-JACK/moon-with-jack" in names(Rules(jd_bonus=True)) and "SCORE-JACK/moon-with-jack" not in names(Rules())

@@ -34,7 +34,8 @@ def test_a_steered_round_passes_the_dealt_cards_and_reaches_what_it_aims_at():
             # the hands at the first lead are the dealt ones after the pass: nothing is stacked
             assert sorted(plan.hands) == sorted((h & ~passes[s]) | passes[(s - 1) % 4] for s, h in enumerate(dealt))
             hit[aim] += aim in reached(rules, plan)
-    assert hit["SCORE-MOON/moon"] >= 3 and hit["BREAK-QUEEN/queen-discarded"] >= 4 and hit["SCORE-NO-TRICKS/no-trick"] >= 10
+    assert hit["SCORE-MOON/moon"] >= 3 and hit["BREAK-QUEEN/queen-discarded"] >= 4
+    assert hit["SCORE-NO-TRICKS/no-trick"] >= 10
 
 
 def test_the_targeted_games_of_a_dealing_engine_play_the_steered_choices():
@@ -51,8 +52,8 @@ def test_the_targeted_games_of_a_dealing_engine_play_the_steered_choices():
 def test_steered_games_reach_the_rare_situations_far_more_often_than_uniform_play():
     """Each situation uniform play reaches in fewer than a tenth of its rounds, on the same engine's own deals."""
     for rules in (Rules(), THREE):
-        counts = {policy: run_differential(ShufflingReference, rules, 12, 0, shrink_budget=0, policies=(policy,)).coverage
-                  for policy in ("uniform", "targeted")}
+        counts = {policy: run_differential(ShufflingReference, rules, 12, 0, shrink_budget=0,
+                                           policies=(policy,)).coverage for policy in ("uniform", "targeted")}
         uniform, targeted = counts["uniform"], counts["targeted"]
         rare = [name for name in steered_aims(rules) if uniform.get(name, 0) < uniform["rounds"] / 10]
         assert {"SCORE-MOON/moon", "LEAD-HEARTS/only-hearts", "BREAK-QUEEN/queen-discarded"} <= set(rare)

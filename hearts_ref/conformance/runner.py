@@ -52,8 +52,8 @@ Progress = Callable[[int, int, int], None]   # (cases done, cases planned, faile
 # Said of the games of an engine that deals for itself (Capabilities.deals).
 DEALS_NOTE = ("the engine deals for itself: every deal is the engine's own (checked, DEAL-HANDS, DECK-REMOVED), so "
               "the targeted games steer its deals through the passes and plays alone, and the situations that need a "
-              "constructed deal cannot be targeted (listed with the situations); its reproductions replay only if it deals "
-              "the same hands again")
+              "constructed deal cannot be targeted (listed with the situations); its reproductions replay only if it "
+              "deals the same hands again")
 
 # A differential game stops (judged up to there, not failed) after this many rounds: under a
 # huge end_threshold a game would otherwise never end. A game to 100 takes about 10 rounds.

@@ -24,7 +24,8 @@ A situation counts once per round in which it was reached (once per round end fo
 ['BREAK-DISCARD/heart-discarded', 'PASS-CYCLE/left']
 >>> [s.name for s in applicable(Rules()) if s.rule_id == "WIN-TIE"]       # not every seat of four
 ['WIN-TIE/2-share', 'WIN-TIE/3-share']
->>> [s.name for s in applicable(Rules(players=3, pass_cycle="left-right-none")) if s.rule_id == "WIN-TIE"]   # every seat of three
+>>> three = Rules(players=3, pass_cycle="left-right-none")
+>>> [s.name for s in applicable(three) if s.rule_id == "WIN-TIE"]     # every seat of three
 ['WIN-TIE/2-share', 'WIN-TIE/3-share']
 """
 
