@@ -19,6 +19,8 @@ The names below are imported when first used: a module that needs only rounds bu
 (:mod:`hearts_ref.diff.rounds`, the conformance runner's targeted games) does not load z3.
 """
 
+import sys
+import types
 from importlib import import_module
 from typing import Any
 
@@ -34,3 +36,15 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(f"hearts_ref.diff.{_WHERE[name]}"), name)
     globals()[name] = value
     return value
+
+
+class _Package(types.ModuleType):
+    """This package: once a submodule is imported, the import system sets it as an attribute of its package; where
+    the submodule has the name of a function listed above (``compare``), the name stays the function's."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not (name in _WHERE and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
