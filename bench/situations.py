@@ -18,6 +18,11 @@ Run from the repository root:
     python bench/situations.py --counts --preset seed000 --set players=6 --seeds 5
     python bench/situations.py --speed --repeat 3
     python bench/situations.py --planted --seeds 5
+    python bench/situations.py --counts --dealing     # an engine that deals for itself: its deals steered
+
+With ``--dealing`` the engine judged deals for itself (the reference shuffling its own hands,
+``tests/engines/planted_turns.py``): the targeted games steer its deals through the passes and
+plays alone, and the situations that need a constructed deal are marked "untargeted".
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ from hearts_ref.conformance.situations import situation_rows   # noqa: E402
 from hearts_ref.engine import ReferenceEngine   # noqa: E402
 from hearts_ref.variants import Rules, parse_setting   # noqa: E402
 from tests.engines import planted, buggy   # noqa: E402
+from tests.engines.planted_turns import ShufflingReference   # noqa: E402
+
+ENGINE: type = ReferenceEngine     # the engine --counts and --speed judge (--dealing: ShufflingReference)
 
 VARIANTS = {"random only": RANDOM_POLICIES, "with targeted": POLICY_NAMES}
 PLANTED = {"OneWinner (WIN-TIE)": planted.OneWinner, "StrictThreshold (END-THRESHOLD)": buggy.StrictThreshold,
@@ -46,9 +54,11 @@ PLANTED = {"OneWinner (WIN-TIE)": planted.OneWinner, "StrictThreshold (END-THRES
 def counts(rules: Rules, seeds: int, games: int) -> None:
     rows: dict[str, list[int]] = {}
     lowest_random: dict[str, int] = {}
+    untargeted: dict[str, str] = {}
     for seed in range(seeds):
         for label, policies in VARIANTS.items():
-            report = run_differential(ReferenceEngine, rules, games, seed, policies=policies, shrink_budget=0)
+            report = run_differential(ENGINE, rules, games, seed, policies=policies, shrink_budget=0)
+            untargeted.update(report.untargeted)
             for row in situation_rows(report.situations, report.coverage):
                 if label == "with targeted":
                     rows.setdefault(str(row["name"]), []).append(int(row["count"]))
@@ -56,7 +66,8 @@ def counts(rules: Rules, seeds: int, games: int) -> None:
                     lowest_random[str(row["name"])] = min(lowest_random.get(str(row["name"]), 1 << 30), int(row["count"]))
     print(f"{'situation':<32} " + " ".join(f"seed {s:<3}" for s in range(seeds)) + "  lowest without targeted games")
     for name, values in rows.items():
-        print(f"{name:<32} " + " ".join(f"{v:<8}" for v in values) + f"  {lowest_random.get(name, 0)}")
+        print(f"{name:<32} " + " ".join(f"{v:<8}" for v in values) + f"  {lowest_random.get(name, 0)}"
+              + ("  untargeted" if name in untargeted else ""))
 
 
 def speed(rules: Rules, games: int, repeat: int) -> None:
@@ -65,7 +76,7 @@ def speed(rules: Rules, games: int, repeat: int) -> None:
     for attempt in range(repeat):
         for label, policies in VARIANTS.items():
             start = time.process_time()
-            report = run_differential(ReferenceEngine, rules, games, attempt, policies=policies, shrink_budget=0)
+            report = run_differential(ENGINE, rules, games, attempt, policies=policies, shrink_budget=0)
             rates[label].append(report.rounds / (time.process_time() - start))
     for label, values in rates.items():
         print(f"{label:<14} best {max(values):6.0f}  median {statistics.median(values):6.0f} judged rounds per "
@@ -99,7 +110,10 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--dealing", action="store_true", help="judge an engine that deals for itself")
     args = parser.parse_args()
+    global ENGINE
+    ENGINE = ShufflingReference if args.dealing else ReferenceEngine
     rules = Rules.preset(args.preset, **dict(parse_setting(text) for text in args.set))
     print(f"rules {args.preset} {' '.join(args.set)}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"on {os.cpu_count()} CPUs")

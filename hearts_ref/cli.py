@@ -44,16 +44,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only``, just that command's options are read (its module imported), so
+    that a command does not wait for the imports of the others (z3 and hypothesis for ``prove`` and ``diff``)."""
     parser = _Parser(prog="hearts-ref", description="The Hearts rules reference: play, prove, check engines.")
     # not required here: main() names an unrecognized option before it asks for a missing COMMAND
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_text in COMMANDS.items():
-        module = importlib.import_module(f"hearts_ref.commands.{name}")
         command = sub.add_parser(name, help=help_text, description=help_text)
-        module.configure(command)
-        command.set_defaults(run=module.run)
+        if only is None or name == only:
+            module = importlib.import_module(f"hearts_ref.commands.{name}")
+            module.configure(command)
+            command.set_defaults(run=module.run)
     return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names, when its first word that is no option is one."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in COMMANDS else None
 
 
 class _Terminated(BaseException):
@@ -93,7 +102,7 @@ def _terminate_by_unwinding() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
+    parser = build_parser(_command_named(sys.argv[1:] if argv is None else argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:   # named at the level it was given: "hearts-ref vectors: error: ..." for "hearts-ref vectors --bogus"
         prog = f"hearts-ref {args.command}" if args.command else "hearts-ref"

@@ -19,12 +19,13 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from hearts_ref.errors import RecordError
 from hearts_ref.spec import spec_dir
+
+if TYPE_CHECKING:    # imported where a schema is read: a run that checks no schema does not wait for it
+    import jsonschema
 
 __all__ = ["read_json", "check_schema", "json_path", "load_schema", "JsonReader", "json_kind", "MAX_INPUT_BYTES"]
 
@@ -86,6 +87,8 @@ def json_path(parts: Iterable[str | int]) -> str:
 @cache
 def load_schema(name: str) -> jsonschema.protocols.Validator:
     """Return a validator for the schema ``spec/<name>`` (read once)."""
+    import jsonschema
+
     schema = json.loads((spec_dir() / name).read_text(encoding="utf-8"))
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
@@ -97,6 +100,8 @@ def check_schema(data: Any, schema_name: str, *, where: str = "") -> None:
 
     Of several errors the one the JSON Schema library ranks most relevant is reported.
     """
+    import jsonschema
+
     validator = load_schema(schema_name)
     try:
         error = jsonschema.exceptions.best_match(validator.iter_errors(data))

@@ -205,8 +205,14 @@ def parse_cards(texts: Any, path: str, where: str) -> CardSet:
 
 
 def _card(read: JsonReader, text: Any, path: str) -> Card:
+    if isinstance(text, str) and text in _READ_CARDS:   # a card text read before: the same card
+        return _READ_CARDS[text]
     if not isinstance(text, str):
         raise read.error(path, f"expected a card such as 'QS', got {json_kind(text)}")
     if not CARD_TEXT.match(text):
         raise read.error(path, f"not a card: {text[:20]!r} (rank 2-10, J, Q, K, A or T, then suit C D S H)")
-    return parse_card(text)
+    card = _READ_CARDS[text] = parse_card(text)
+    return card
+
+
+_READ_CARDS: dict[str, Card] = {}   # every card text read well, and its card (a few hundred spellings at most)

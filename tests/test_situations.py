@@ -3,13 +3,14 @@ reference, and every situation of the rules reached at least five times in every
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
 import pytest
 
 from hearts_ref.cards import CARDS
-from hearts_ref.cardset import CardSet
+from hearts_ref.cardset import POINT_CARDS, CardSet
 from hearts_ref.engine import Capabilities, ReferenceEngine
 from hearts_ref.game import Game
 from hearts_ref.round import start_round
@@ -30,6 +31,7 @@ from hearts_ref.spec import load_rules
 MINIMUM = 5          # every campaign of 100 games reaches each situation of its rules this often
 THREE = Rules(players=3, pass_cycle="left-right-none")
 SIX = Rules(players=6, pass_cycle="left-right-none")
+FIVE = Rules(players=5, pass_cycle="left-right-none")
 
 
 def _states(result, rules):
@@ -85,6 +87,10 @@ def test_a_situation_applies_only_where_it_can_happen():
     assert {"WIN-TIE/2-share", "WIN-TIE/3-share"} <= names(Rules()) and "WIN-TIE/4-share" in names(SIX)
     assert "WIN-TIE/2-play-on" in names(Rules(ties="play-on")) and "WIN-TIE/2-share" not in names(Rules(ties="play-on"))
     assert {"DECK-REMOVED/3-players", "PASS-CYCLE/left"} <= names(THREE) and "PASS-CYCLE/across" not in names(THREE)
+    # a tie of every seat: planned with three players, not with four
+    assert "WIN-TIE/3-share" in names(THREE)
+    assert "WIN-TIE/3-play-on" in names(dataclasses.replace(THREE, ties="play-on"))
+    assert "WIN-TIE/4-share" not in names(Rules()) and "WIN-TIE/4-play-on" not in names(Rules(ties="play-on"))
     assert "PASS-CYCLE/right" not in names(Rules.preset("openspiel"))   # the reference follows the cycle: round 1
     assert "SCORE-JACK/moon-with-jack" in names(Rules(jd_bonus=True)) and "SCORE-JACK/moon-with-jack" not in names(Rules())
 
@@ -118,6 +124,13 @@ def test_each_situation_is_recognised_in_a_round_built_for_it():
     assert {"LEAD-HEARTS/only-hearts", "BREAK-DISCARD/heart-led", "SCORE-MOON/moon", "SCORE-JACK/moon-with-jack",
             "SCORE-NO-TRICKS/no-trick"} <= found and "SCORE-MOON/spoiled" not in found
     assert "SCORE-MOON/spoiled" in reached(rules, round_for(rules, "spoiled", random.Random(0), seat=0))
+    for players in (3, 5, 6):      # a moon spoiled by one heart, its taker at the seat asked
+        many = Rules(players=players, pass_cycle="left-right-none")
+        assert "spoiled" in recipes_for(many)
+        for seat in range(players):
+            plan = round_for(many, "spoiled", random.Random(seat), seat=seat)
+            assert "SCORE-MOON/spoiled" in reached(many, plan)
+            assert (plan.taken[seat] & POINT_CARDS).bit_count() == POINT_CARDS.bit_count() - 1
     first = reached(Rules(), round_for(Rules(), "first-trick", random.Random(0), seat=2))
     assert {"FIRST-EXCEPTION/only-points", "FIRST-NO-POINTS/points-held"} <= first
     assert "FIRST-NO-POINTS/point-discarded" in reached(Rules.preset("seed002"),
@@ -125,9 +138,11 @@ def test_each_situation_is_recognised_in_a_round_built_for_it():
                                                                   random.Random(0), seat=0))
 
 
-@pytest.mark.parametrize("name", ["END-THRESHOLD/exact", "WIN-TIE/2-share", "WIN-TIE/3-share"])
-def test_a_game_planned_for_an_end_reaches_it_and_not_the_end_before(name):
-    rules = Rules()
+@pytest.mark.parametrize("rules, name", [(Rules(), "END-THRESHOLD/exact"), (Rules(), "WIN-TIE/2-share"),
+                                         (Rules(), "WIN-TIE/3-share"), (THREE, "WIN-TIE/3-share"),
+                                         (dataclasses.replace(THREE, ties="play-on"), "WIN-TIE/3-play-on")],
+                         ids=["threshold", "2-share", "3-share", "three-all-share", "three-all-play-on"])
+def test_a_game_planned_for_an_end_reaches_it_and_not_the_end_before(rules, name):
     game = Game.new(rules)
     for plan in ending_plans(rules, name):
         assert not game.over
@@ -136,7 +151,7 @@ def test_a_game_planned_for_an_end_reaches_it_and_not_the_end_before(name):
             game = game.play(CARDS[card])
     reached_end = list(game_situations(game))[-1]
     assert name in reached_end
-    assert game.over
+    assert game.over == (not name.endswith("play-on"))     # a tie under play-on: the game goes on
 
 
 def test_a_campaign_mixes_targeted_games_among_the_random_ones():
@@ -152,11 +167,13 @@ def test_a_campaign_mixes_targeted_games_among_the_random_ones():
 
 
 CAMPAIGNS = [(Rules(), 0), (Rules(), 3), (Rules.preset("openspiel"), 0), (Rules.preset("openspiel"), 7),
-             (Rules.preset("seed003"), 1), (THREE, 2), (SIX, 4), (Rules(ties="play-on", jd_bonus=True), 5)]
+             (Rules.preset("seed003"), 1), (THREE, 2), (SIX, 4), (Rules(ties="play-on", jd_bonus=True), 5),
+             (FIVE, 6), (dataclasses.replace(THREE, ties="play-on"), 8)]
 
 
 @pytest.mark.parametrize("rules, seed", CAMPAIGNS, ids=["seed000-0", "seed000-3", "openspiel-0", "openspiel-7",
-                                                         "seed003-1", "three-2", "six-4", "play-on-jack-5"])
+                                                         "seed003-1", "three-2", "six-4", "play-on-jack-5", "five-6",
+                                                         "three-play-on-8"])
 def test_every_situation_of_the_rules_is_reached_five_times_in_100_games(rules, seed):
     report = run_differential(ReferenceEngine, rules, 100, seed, shrink_budget=0)
     assert report.situations == [s.name for s in applicable(rules)]

@@ -31,7 +31,7 @@ from hearts_ref.variants import Rules
 from hearts_ref.conformance.situations import BY_NAME
 from hearts_ref.conformance.targets import rotated
 
-__all__ = ["Scored", "scored_rounds", "ending_plans", "ENDINGS"]
+__all__ = ["Scored", "scored_rounds", "ending_plans", "ENDINGS", "distance"]
 
 EXPANSIONS = 800       # totals expanded by one search, at most
 _SAMPLES, _DUCKS = 8, 2
@@ -112,7 +112,7 @@ def _goal(rules: Rules, name: str) -> Callable[[tuple[int, ...], int, bool], boo
     return lambda totals, number, over: situation.test(totals, totals, over, rules)
 
 
-def _distance(rules: Rules, name: str, totals: tuple[int, ...]) -> int:
+def distance(rules: Rules, name: str, totals: tuple[int, ...]) -> int:
     """How far the totals are from the situation: the spread of the seats to tie, the highest total's distance
     to the threshold."""
     ordered = sorted(totals)
@@ -141,7 +141,7 @@ def _search(rules: Rules, name: str, budget: int) -> list[Scored] | None:
             if over or after in seen:
                 continue
             seen.add(after)
-            heapq.heappush(queue, (_distance(rules, name, after), number, after, path + (index,)))
+            heapq.heappush(queue, (distance(rules, name, after), number, after, path + (index,)))
     return None
 
 

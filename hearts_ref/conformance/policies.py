@@ -80,6 +80,7 @@ class Policy:
     name = "uniform"
     any_direction = False   # set by the decider: the policy draws the pass direction (an engine of one round)
     passing = True          # set by the decider: False for an engine that does not pass
+    engine_deals = False    # set by the decider: the engine deals for itself, deal() is not asked
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -329,7 +330,7 @@ class PolicyDecider:
         self.policy = policy
         self.any_direction = policy.any_direction = any_direction
         self.passing = policy.passing = passing
-        self.engine_deals = engine_deals
+        self.engine_deals = policy.engine_deals = engine_deals
         self.script: list[int] = []
         self.round_starts: list[int] = []
         self._passes: dict[int, int] = {}   # the round's passes, chosen in seat order, not yet made

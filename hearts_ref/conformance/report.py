@@ -89,6 +89,7 @@ class Report:
     coverage: dict[str, int] = field(default_factory=dict)         # rounds that reached each situation, and rounds
     incomplete: dict[str, Any] | None = None                         # {"reason": ...}: stopped before its end
     situations: list[str] = field(default_factory=list)             # the situations of the games' rules (.situations)
+    untargeted: dict[str, str] = field(default_factory=dict)        # situations no targeted game could aim at: why
 
     def add(self, case: Case) -> None:
         self.cases.append(case)
@@ -147,7 +148,7 @@ class Report:
             data["incomplete"] = self.incomplete
         if self.situations:
             from hearts_ref.conformance.situations import situation_rows
-            data["situations"] = situation_rows(self.situations, self.coverage)
+            data["situations"] = situation_rows(self.situations, self.coverage, self.untargeted)
         return data
 
     def dumps(self, *, timings: bool = True) -> str:
@@ -165,7 +166,9 @@ class Report:
                        list(data.get("known_deviations", [])), float(data.get("seconds", 0.0)),
                        int(data.get("summary", {}).get("rounds", 0)), dict(data.get("coverage", {})),
                        dict(data["incomplete"]) if data.get("incomplete") is not None else None,
-                       [str(row["name"]) for row in data.get("situations", [])])
+                       [str(row["name"]) for row in data.get("situations", [])],
+                       {str(row["name"]): str(row["untargeted"]) for row in data.get("situations", [])
+                        if "untargeted" in row})
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"malformed report ({error})", where=where) from None
 
@@ -229,6 +232,7 @@ def merge_reports(reports: list[Report], *, of: tuple[int, int] = (1, 1), comple
         merged.rounds += report.rounds
         merged.incomplete = merged.incomplete or report.incomplete
         merged.situations = merged.situations or list(report.situations)
+        merged.untargeted = merged.untargeted or dict(report.untargeted)
     return merged
 
 
@@ -415,13 +419,16 @@ def _situations_table(report: Report) -> list[Any]:
     from hearts_ref.console import Table, indented
     from hearts_ref.conformance.situations import situation_rows
 
-    rows = situation_rows(report.situations, report.coverage)
+    rows = situation_rows(report.situations, report.coverage, report.untargeted)
     if not rows:
         return []
     table = Table("situation", "reached", "")
     table.columns[1].justify = "right"
     for row in rows:
-        table.add_row(str(row["name"]), str(row["count"]), "" if row["count"] else "not reached")
+        note = "" if row["count"] else "not reached"
+        if "untargeted" in row:
+            note = "; ".join(filter(None, [note, f"could not be targeted: {row['untargeted']}"]))
+        table.add_row(str(row["name"]), str(row["count"]), note)
     return [Text(""), Text(f"  situations played through ({report.coverage.get('rounds', 0)} rounds; "
                            "each counted once per round that reached it):"), indented(table)]
 

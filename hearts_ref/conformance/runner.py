@@ -38,6 +38,7 @@ from hearts_ref.conformance.report import Case, Report
 from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.shrink import Budget, replay_script
 from hearts_ref.conformance.situations import applicable
+from hearts_ref.conformance.steered import untargeted
 from hearts_ref.conformance.targeted import targeted_every
 from hearts_ref.conformance.suite_steps import close_engine, make_engine, run_perft_step, run_vectors_step
 
@@ -50,8 +51,9 @@ Progress = Callable[[int, int, int], None]   # (cases done, cases planned, faile
 
 # Said of the games of an engine that deals for itself (Capabilities.deals).
 DEALS_NOTE = ("the engine deals for itself: every deal is the engine's own (checked, DEAL-HANDS, DECK-REMOVED), so "
-              "situations that need a constructed deal cannot be targeted; its reproductions replay only if it deals "
-              "the same hands again")
+              "the targeted games steer its deals through the passes and plays alone, and the situations that need a "
+              "constructed deal cannot be targeted (listed with the situations); its reproductions replay only if it "
+              "deals the same hands again")
 
 # A differential game stops (judged up to there, not failed) after this many rounds: under a
 # huge end_threshold a game would otherwise never end. A game to 100 takes about 10 rounds.
@@ -166,6 +168,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     drawn = ({"none"} if not capabilities.passing or not rules.pass_cards
              else set(direction_options(rules)) if not capabilities.multi_round else None)
     report.situations = report.situations or [s.name for s in applicable(rules, directions=drawn)]
+    if capabilities.deals and "targeted" in policies:   # steered through the choices alone (.steered)
+        report.untargeted = report.untargeted or untargeted(rules, report.situations)
     failing: list[tuple[Case, GameRun, bool]] = []
     deadline = None if time_limit is None else start + time_limit
     for done, (kind, i, policy, case_id) in enumerate(planned):

@@ -22,8 +22,11 @@ A situation counts once per round in which it was reached (once per round end fo
 >>> from hearts_ref.variants import Rules
 >>> sorted(round_situations(random_game(Rules(), seed=2).results[0], Rules()))
 ['BREAK-DISCARD/heart-discarded', 'PASS-CYCLE/left']
->>> [s.name for s in applicable(Rules(players=3, pass_cycle="left-right-none")) if s.rule_id == "WIN-TIE"]
-['WIN-TIE/2-share']
+>>> [s.name for s in applicable(Rules()) if s.rule_id == "WIN-TIE"]       # not every seat of four
+['WIN-TIE/2-share', 'WIN-TIE/3-share']
+>>> three = Rules(players=3, pass_cycle="left-right-none")
+>>> [s.name for s in applicable(three) if s.rule_id == "WIN-TIE"]     # every seat of three
+['WIN-TIE/2-share', 'WIN-TIE/3-share']
 """
 
 from __future__ import annotations
@@ -112,16 +115,22 @@ def _threshold_reached(totals: tuple[int, ...], rules: Rules) -> bool:
     return is_game_over(totals, 0, dataclasses.replace(rules, ties="shared", max_rounds=0))
 
 
+def _tie_planned(rules: Rules, k: int) -> bool:
+    """WIN-TIE: whether games of ``rules`` are planned to end with ``k`` seats tied for the lowest total: fewer
+    than every seat, or every seat of three (with more seats no search over rounds of known scores finds one)."""
+    return k < rules.players or k == rules.players == 3
+
+
 def _tie(k: int, shared: bool) -> Situation:
     lowest = lambda totals: totals.count(min(totals))   # noqa: E731
     if shared:
         return Situation(f"WIN-TIE/{k}-share", f"the game ended with {k} seats sharing the lowest total", "end",
                          lambda before, after, over, rules: over and lowest(after) == k,
-                         lambda rules: rules.ties == "shared" and k < rules.players)
+                         lambda rules: rules.ties == "shared" and _tie_planned(rules, k))
     return Situation(f"WIN-TIE/{k}-play-on", f"the threshold was reached with {k} seats tied for the lowest total, "
                      "so the game went on", "end",
                      lambda before, after, over, rules: not over and lowest(after) == k and _threshold_reached(after, rules),
-                     lambda rules: rules.ties == "play-on" and k < rules.players)
+                     lambda rules: rules.ties == "play-on" and _tie_planned(rules, k))
 
 
 def _direction(direction: str) -> Situation:
@@ -229,8 +238,15 @@ def applicable(rules: Rules, *, directions: set[str] | None = None) -> tuple[Sit
     (:func:`dealt_directions`): every direction of the cycle for an engine that draws it, "none"
     for an engine that does not pass.
     """
-    dealt = dealt_directions(rules) if directions is None else directions
-    return tuple(s for s in SITUATIONS if s.applies(rules) and (s.rule_id != "PASS-CYCLE" or s.name[11:] in dealt))
+    key = (rules, None if directions is None else frozenset(directions))
+    if key not in _APPLICABLE:
+        dealt = dealt_directions(rules) if directions is None else directions
+        _APPLICABLE[key] = tuple(s for s in SITUATIONS
+                                 if s.applies(rules) and (s.rule_id != "PASS-CYCLE" or s.name[11:] in dealt))
+    return _APPLICABLE[key]
+
+
+_APPLICABLE: dict[tuple[Rules, frozenset[str] | None], tuple[Situation, ...]] = {}   # kept per ruleset
 
 
 def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
@@ -294,8 +310,12 @@ def game_situations(game: Game) -> Iterator[set[str]]:
         totals = after
 
 
-def situation_rows(names: list[str], coverage: dict[str, int]) -> list[dict[str, object]]:
-    """The situations of a report: those of its rules (``names``) and any other it reached, each with its count."""
+def situation_rows(names: list[str], coverage: dict[str, int],
+                   untargeted: dict[str, str] | None = None) -> list[dict[str, object]]:
+    """The situations of a report: those of its rules (``names``) and any other it reached, each with its count,
+    and for each one no targeted game could aim at, why (``untargeted``)."""
     listed = list(names) + sorted(name for name in coverage if name in BY_NAME and name not in names)
+    why = untargeted or {}
     return [{"name": name, "rule_id": BY_NAME[name].rule_id, "text": BY_NAME[name].text,
-             "count": int(coverage.get(name, 0))} for name in listed if name in BY_NAME]
+             "count": int(coverage.get(name, 0)), **({"untargeted": why[name]} if name in why else {})}
+            for name in listed if name in BY_NAME]

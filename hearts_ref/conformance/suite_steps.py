@@ -58,14 +58,15 @@ def run_vectors_step(engine_factory: Any, report: Report, shard: tuple[int, int]
     Once the engine is abandoned (its circuit breaker tripped) the vectors left are reported ``abandoned``.
     """
     from hearts_ref.conformance.vectors import run_case
-    from hearts_ref.vectors.reader import load_vectors
+    from hearts_ref.vectors.reader import iter_vectors
 
     engine, owned = make_engine(engine_factory)
-    if cases is None:
-        cases = [case for i, case in enumerate(load_vectors()) if _runs(i, shard)]
-    report.steps["vectors"] = {"status": "ran", "cases": len(cases)}
+    if cases is None:   # read file by file as they run: the first finding does not wait for the last file
+        cases = (case for i, case in enumerate(iter_vectors()) if _runs(i, shard))
+    step = report.steps["vectors"] = {"status": "ran", "cases": 0}
     try:
         for vector in cases:
+            step["cases"] += 1
             if abandoned(engine):
                 report.add(Case(f"vector/{vector.id}", "vector", "abandoned", vector.rule_ids, abandoned(engine)))
                 continue

@@ -13,6 +13,10 @@ recipes leave free and picks the seats):
 - a recipe (games of one round): that recipe's round;
 - an end situation (END-THRESHOLD, WIN-TIE): the rounds :mod:`.endings` planned for it.
 
+With an engine that deals for itself, no deal is stacked: each round the engine dealt is
+steered through the passes and plays alone (:mod:`.steered`), toward one situation in turn,
+and its scores toward the end situation the game aims at.
+
 Past its planned rounds, and wherever the engine does not allow the planned card, a
 targeted game plays on as the uniform policy does. Every plan was checked on the reference;
 the counts the report gives are the reference's own (:mod:`.coverage`).
@@ -38,7 +42,8 @@ from hearts_ref.conformance.endings import ENDINGS, ending_plans
 from hearts_ref.conformance.policies import Policy
 from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.situations import applicable
-from hearts_ref.conformance.targets import outcome, recipes_for, round_for, rotated, searched_round
+from hearts_ref.conformance.steered import Ending, steered_aims, steered_endings, steered_round
+from hearts_ref.conformance.targets import outcome, reached, recipes_for, round_for, rotated, searched_round
 
 __all__ = ["Targeted", "TARGETED", "targeted_every", "roles", "game_plan"]
 
@@ -55,10 +60,16 @@ def targeted_every(rules: Rules) -> int:
 
 
 def roles(rules: Rules) -> tuple[str, ...]:
-    """What the targeted games of a campaign under ``rules`` aim at, in turn."""
-    ends = tuple(name for name in ENDINGS if any(s.name == name for s in applicable(rules)))
-    rounds = recipes_for(rules) if rules.max_rounds == 1 else ("rounds",)
-    return ends[:2] + rounds + ends[2:]       # the first ends early: their bugs show in no other game
+    """What the targeted games of a campaign under ``rules`` aim at, in turn (kept per ruleset)."""
+    if rules not in _ROLES:
+        names = {s.name for s in applicable(rules)}
+        ends = tuple(name for name in ENDINGS if name in names)
+        rounds = recipes_for(rules) if rules.max_rounds == 1 else ("rounds",)
+        _ROLES[rules] = ends[:2] + rounds + ends[2:]       # the first ends early: their bugs show in no other game
+    return _ROLES[rules]
+
+
+_ROLES: dict[Rules, tuple[str, ...]] = {}
 
 
 def _round_situations(rules: Rules) -> set[str]:
@@ -122,6 +133,7 @@ class Targeted(Policy):
         self.plans: list[RoundPlan] | None = None
         self.planned: dict[int, tuple[RoundPlan, str, tuple[int, ...] | None]] = {}
         self.number = 0       # the round being dealt or played
+        self.seen: set[str] = set()    # what the steered rounds of this game reached (an engine that deals)
 
     def _direction(self, rules: Rules, number: int) -> str:
         """PASS-CYCLE: the direction the decider will give this round (drawn in turn when it lets the policy)."""
@@ -150,6 +162,24 @@ class Targeted(Policy):
 
     def new_round(self, game: Game) -> None:
         self.number = len(game.results) + 1
+        if self.engine_deals and game.round is not None:   # the engine dealt: steered through the choices alone
+            self._steer(game)
+
+    def _steer(self, game: Game) -> None:
+        """The passes and plays of a round the engine dealt (:func:`~.steered.steered_round`): toward the end
+        situation of this game (one in turn, game by game), then one round situation in turn (round by round),
+        then those this game has not reached yet."""
+        state, rules = game.round, game.rules
+        aims, ends = steered_aims(rules), steered_endings(rules)
+        if not aims:
+            return
+        aim = aims[(self.index + self.number - 1) % len(aims)]
+        ending = Ending(game.totals, self.number, ends[self.index % len(ends)]) if ends else None
+        steered = steered_round(rules, state.dealt, state.direction, (aim,), frozenset(aims) - self.seen, ending)
+        if steered is not None:
+            passes, plan = steered
+            self.seen |= reached(rules, plan)
+            self.planned[self.number] = (plan, state.direction, passes)
 
     def _plan(self, state: RoundState) -> tuple[RoundPlan, str, tuple[int, ...] | None] | None:
         planned = self.planned.get(self.number)

@@ -15,8 +15,10 @@ situations the recipe is for (:func:`~hearts_ref.conformance.situations.round_si
                           heart discarded (BREAK-QUEEN, BREAK-DISCARD)
 ``follow-queen``          a spade led at trick 2, the Q♠ following it, a heart discarded on it
 ``discard-queen``         a diamond led at trick 2, the Q♠ discarded on it, then a heart
-``spoiled``               four players: one seat takes every point card but one heart
-                          (:func:`hearts_ref.diff.rounds.split_round`)
+``spoiled``               one seat takes every point card but one heart: with four players
+                          built (:func:`hearts_ref.diff.rounds.split_round`), with 3, 5 or 6
+                          found among rounds in which one seat plays high and the others low
+                          (:func:`searched_round`), its taker moved to the seat asked
 ========================  =====================================================================
 
 What no recipe reaches under some rules is searched for once among rounds played by simple
@@ -39,7 +41,7 @@ from collections.abc import Callable
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of, highest, lowest
 from hearts_ref.deals import deal
-from hearts_ref.diff.rounds import RoundPlan, move_seats, points_of, split_round
+from hearts_ref.diff.rounds import SPLIT_PLAYERS, RoundPlan, move_seats, points_of, split_round
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import RoundResult
 from hearts_ref.round import RoundState, start_round
@@ -218,7 +220,7 @@ def reached(rules: Rules, plan: RoundPlan) -> set[str]:
 
 def recipes_for(rules: Rules) -> tuple[str, ...]:
     """The recipes that reach, under ``rules``, a situation they are for (each found once, and kept)."""
-    names = list(RECIPES) + (["spoiled"] if rules.players == 4 else [])
+    names = list(RECIPES) + ["spoiled"]
     return tuple(name for name in names if recipe_aims(rules, name))
 
 
@@ -251,8 +253,7 @@ def _build(rules: Rules, recipe: str, rng: random.Random, seat: int, aims: froze
     wanted = aims or frozenset(AIMS[recipe])
     for _ in range(_TRIES):
         if recipe == "spoiled":
-            other = rng.choice([s for s in range(rules.players) if s != seat])
-            plan: RoundPlan | None = split_round(rules, seat, other, points_of(1, False))
+            plan: RoundPlan | None = _spoiled(rules, rng, seat)
         else:
             hands, wishes = RECIPES[recipe](rules, rng, seat)
             plan = _played(rules, hands, lambda state: _wish(state, wishes)) if hands is not None else None
@@ -263,6 +264,18 @@ def _build(rules: Rules, recipe: str, rng: random.Random, seat: int, aims: froze
         if (aims and aims <= found) or (not aims and wanted & found):
             return plan
     return None
+
+
+def _spoiled(rules: Rules, rng: random.Random, seat: int) -> RoundPlan | None:
+    """SCORE-MOON: a round in which ``seat`` takes every point card but one heart."""
+    n = rules.players
+    if n == SPLIT_PLAYERS:
+        return split_round(rules, seat, rng.choice([s for s in range(n) if s != seat]), points_of(1, False))
+    found = searched_round(rules, "SCORE-MOON/spoiled")
+    if found is None:
+        return None
+    taker = max(range(n), key=lambda s: (found.taken[s] & POINT_CARDS).bit_count())
+    return rotated(rules, found, seat - taker)
 
 
 _STYLES = ("uniform", "shoot", "duck")

@@ -10,14 +10,41 @@
 - :mod:`hearts_ref.diff.matrix`: every preset against every other, and each parameter on its own.
 
 >>> from hearts_ref import Rules
+>>> from hearts_ref.diff import compare
 >>> result = compare(Rules(), Rules.preset("seed004"))
 >>> result.verdict, result.difference.kind, result.difference.part.play
 ('different', 'broken', 5)
+
+The names below are imported when first used: a module that needs only rounds built to order
+(:mod:`hearts_ref.diff.rounds`, the conformance runner's targeted games) does not load z3.
 """
 
-from hearts_ref.diff.compare import DIFFERENT, EQUIVALENT, UNSETTLED, Comparer, Comparison, Difference, compare
-from hearts_ref.diff.report import comparison_dict, drawn, summary_line
-from hearts_ref.diff.rulesets import Side, parse_side
+import sys
+import types
+from importlib import import_module
+from typing import Any
 
-__all__ = ["compare", "Comparer", "Comparison", "Difference", "EQUIVALENT", "DIFFERENT", "UNSETTLED",
-           "Side", "parse_side", "comparison_dict", "drawn", "summary_line"]
+_WHERE = {"compare": "compare", "Comparer": "compare", "Comparison": "compare", "Difference": "compare",
+          "EQUIVALENT": "compare", "DIFFERENT": "compare", "UNSETTLED": "compare", "Side": "rulesets",
+          "parse_side": "rulesets", "comparison_dict": "report", "drawn": "report", "summary_line": "report"}
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"hearts_ref.diff.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+class _Package(types.ModuleType):
+    """This package: once a submodule is imported, the import system sets it as an attribute of its package; where
+    the submodule has the name of a function listed above (``compare``), the name stays the function's."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not (name in _WHERE and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -18,6 +18,7 @@ hearts_ref.errors.RecordError: x.json: version: 2 is not 1 (this reader reads fo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,12 @@ def load_vectors(path: str | Path | None = None, *, validate_schema: bool = Fals
     With no ``path``, the committed suite in ``spec/vectors/``. Raises :class:`RecordError`
     for a malformed file, and for a case ID that appears twice.
     """
+    return list(iter_vectors(path, validate_schema=validate_schema))
+
+
+def iter_vectors(path: str | Path | None = None, *, validate_schema: bool = False) -> Iterator[Case]:
+    """The cases of :func:`load_vectors`, each file read as its first case is asked for (a run that stops early,
+    or reports as it goes, does not wait for every file to be read)."""
     root = Path(path) if path is not None else default_vectors_dir()
     if root.is_dir():
         files = sorted(root.rglob("*.json"))
@@ -58,15 +65,13 @@ def load_vectors(path: str | Path | None = None, *, validate_schema: bool = Fals
         files = [root]
     else:
         raise RecordError("no such file or folder", where=str(root))
-    cases: list[Case] = []
     seen: dict[str, str] = {}
     for file in files:
         for case in read_vector_file(file, validate_schema=validate_schema):
             if case.id in seen:
                 raise RecordError(f"case {case.id!r} is also in {seen[case.id]}", where=str(file))
             seen[case.id] = str(file)
-            cases.append(case)
-    return cases
+            yield case
 
 
 def read_vector_file(source: str | bytes | Path, *, where: str = "", validate_schema: bool = False) -> list[Case]:
