@@ -109,8 +109,8 @@ class _Table:
         self.forecast = Forecast(decider)     # a round's plays chosen ahead, for an engine that takes them so
         self.error: Deviation | None = None
         self.unsupported = False
-        self._taken: tuple[int, ...] = ()
-        self._points: tuple[int, ...] = ()
+        self._shown_at: RoundState | None = None   # the state whose trick and points ``_shown`` holds
+        self._shown: tuple[tuple[str, ...], tuple[int, ...]] = ((), ())
         self._last: tuple[int, ...] | None = None
 
     # The game, in the order of the rules -------------------------------------------------------
@@ -325,18 +325,32 @@ class _Table:
             facts = StepFacts("play", before, None, self.game, index, self.seen)
             return self.judge(facts, observe_game(self.game), actual, _where(before, card, self.number))
         after = self.state = after or before.play(card)
-        if after.taken is not self._taken:
-            self._taken = after.taken
-            self._points = tuple([card_points(cards, rules) for cards in after.taken])
+        trick, points = self.shown(before, after)
         if (self.synced and type(actual) is Observation and actual.to_move == after.to_play
-                and actual.trick == tuple(map(TEXT.__getitem__, after.trick))
-                and actual.hearts_broken == after.context.hearts_broken and actual.points_taken == self._points
+                and actual.trick == trick
+                and actual.hearts_broken == after.context.hearts_broken and actual.points_taken == points
                 and actual.phase == "play" and actual.round_scores == self._last and actual.totals == self.game.totals
                 and not actual.game_over and actual.winners == ()):
             self.seen = actual
             return None
         facts = StepFacts("play", before, after, self.game, index, self.seen)
         return self.judge(facts, reference_observation(self.game, after), actual, _where(before, card, self.number))
+
+    def shown(self, before: RoundState, after: RoundState) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The trick (as text) and the points taken (SCORE-POINTS) the reference shows after ``before`` played into
+        ``after``: from those it showed at ``before`` when they are at hand, so that only what the play changed is
+        worked out (the card joins the trick; a trick taken adds to its winner's points)."""
+        if self._shown_at is before:
+            trick, points = self._shown
+        else:
+            trick, points = tuple(map(TEXT.__getitem__, before.trick)), before.points_taken()
+        if after.trick:
+            trick = trick + (TEXT[after.trick[-1]],)
+        else:
+            trick, winner = (), after.leader
+            points = points[:winner] + (card_points(after.taken[winner], self.rules),) + points[winner + 1:]
+        self._shown_at, self._shown = after, (trick, points)
+        return trick, points
 
     # Judging, recording, stopping ----------------------------------------------------------------
 
