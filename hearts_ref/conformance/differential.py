@@ -151,6 +151,8 @@ class _Table:
             hands = decider.deal(self.rules, number)
             direction = decider.direction(self.rules, number)
             self.begin_round(hands, direction)
+            if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
+                self.link.send_round(hands, direction, *self.forecast.make_round(self.state))
         self.step += 1
         where = {"round": number, "action": "deal", "direction": direction}
         try:
@@ -202,12 +204,15 @@ class _Table:
         choose in any order); they change hands once all have."""
         passer = getattr(self.decider, "passer", None)
         while self.state.passing:
-            stopped = self.pass_cards(passer(self.state) if passer is not None else self.state.to_move)
+            planned = self.forecast.next_pass(self.state)   # the seat, its cards and the state after, forecast
+            if planned is None:
+                planned = (passer(self.state) if passer is not None else self.state.to_move), None, None
+            stopped = self.pass_cards(*planned)
             if stopped:
                 return stopped
         return None
 
-    def pass_cards(self, seat: int) -> str | None:
+    def pass_cards(self, seat: int, forecast: CardSet | None = None, after: RoundState | None = None) -> str | None:
         before = self.state
         if self.negative is not None:
             stopped = self.offer(lambda: self.negative.before_pass(self.engine, before, seat, self.seen, self.step,
@@ -216,7 +221,7 @@ class _Table:
                 return stopped
         self.step += 1
         for _ in range(_PASS_TRIES):
-            cards = self.decider.pass_cards(before, seat)
+            cards = forecast if forecast is not None else self.decider.pass_cards(before, seat)
             where = {"round": self.number, "action": "pass", "seat": seat, "cards": str(cards)}
             try:
                 actual = self.link.pass_cards(seat, cards)
@@ -226,13 +231,15 @@ class _Table:
                                                 message=f"the engine refused the legal pass {cards}: {error}"))
                 if stopped:
                     return stopped
+                self.forecast.depart()
+                forecast = after = None
             except EngineUnsupported as error:
                 return self.declined(error)
             except ENGINE_ERRORS as error:
                 return self.failed(where, ("PASS-COUNT",), failure_message(f"pass_cards({seat}, {cards})", error))
         else:
             return f"the engine refused {_PASS_TRIES} legal passes of seat {seat}"
-        self.state = before.choose_pass(seat, cards)
+        self.state = after or before.choose_pass(seat, cards)
         facts = StepFacts("pass", before, self.state, self.game, previous=self.seen)
         return self.judge(facts, reference_observation(self.game, self.state), actual, where)
 

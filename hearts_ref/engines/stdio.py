@@ -295,6 +295,36 @@ class StdioEngine:
             self._fresh = outcomes[-1]
         return outcomes
 
+    def steps_many(self, moves: Sequence[tuple[str, Any]]) -> list[Step | EngineRejection | EngineFailure]:
+        """Make ``moves`` in order, sent together; return each move's :class:`Step` or its refusal, in place.
+
+        A move is ``("deal", (hands, direction))``, ``("pass", (seat, cards))`` or ``("play", (card, seat))``:
+        the runner can send a whole round at once (its deal, the passes and the plays it chose from the
+        reference), one round trip instead of one per move. A failure takes its move's place; one that
+        ends the engine (a timeout, a crash, a broken reply) is the last outcome.
+        """
+        commands = [self._move_command(kind, move) for kind, move in moves]
+        outcomes: list[Any] = []
+        for start in range(0, len(commands), PIPELINE_WINDOW):
+            outcomes += self._exchange(commands[start:start + PIPELINE_WINDOW], steps=True, in_place=True)
+            if len(outcomes) < min(start + PIPELINE_WINDOW, len(commands)):
+                break   # the engine failed and was ended: no reply to the rest
+        steps = [outcome for outcome in outcomes if isinstance(outcome, Step)]
+        if steps:
+            self.last_step = steps[-1]
+        if outcomes and isinstance(outcomes[-1], Step) and len(outcomes) == len(commands):
+            self._fresh = outcomes[-1]
+        return outcomes
+
+    def _move_command(self, kind: str, move: Any) -> tuple[str, dict[str, Any]]:
+        if kind == "play":
+            return "play", self._play_fields(*move)
+        if kind == "pass":
+            seat, cards = move
+            return "pass", {"seat": seat, "cards": cards_to_wire(cards)}
+        hands, direction = move
+        return "start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction}
+
     # Commands and replies ------------------------------------------------------------------
 
     def _step(self, command: str, fields: dict[str, Any]) -> Step:
@@ -312,24 +342,32 @@ class StdioEngine:
         return outcome
 
     def _exchange(self, commands: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None,
-                  steps: bool = False) -> list[Any]:
+                  steps: bool = False, in_place: bool = False) -> list[Any]:
         """Send ``commands`` in one write and read their replies in order.
 
         Returns, per command, its ``ok`` reply (a :class:`Step` when ``steps``) or its
         :class:`EngineRejection`. A failure raises once every reply is read (so that the
         sequence numbers stay in step), or at once, killing the engine, when the replies
-        themselves break the protocol. Every failure is counted by the breaker.
+        themselves break the protocol; ``in_place``: it is returned in its command's place
+        instead (and nothing after one that ended the engine). Every failure is counted by
+        the breaker.
         """
         self.breaker.check()
+        outcomes: list[Any] = []
         try:   # the replies to the commands of a game are timed (not the handshake, nor quit)
             return self._send_and_read(commands, self.timeout if timeout is None else timeout, steps,
-                                       self.replies.add if timeout is None else _ignore)
+                                       self.replies.add if timeout is None else _ignore, outcomes)
         except EngineFailure as error:
             self.breaker.failed(error)
-            raise
+            if not in_place:
+                raise
+            if not any(outcome is error for outcome in outcomes):   # it ended the engine: the last outcome
+                outcomes.append(error)
+            return outcomes
 
     def _send_and_read(self, commands: list[tuple[str, dict[str, Any]]], timeout: float, steps: bool,
-                       add: Any) -> list[Any]:
+                       add: Any, outcomes: list[Any]) -> list[Any]:
+        """Send ``commands`` and read their replies into ``outcomes`` (which, on a failure, holds those read)."""
         process = self._process
         if process is None or process.closed:
             raise EngineFailure(f"engine {self.argv[0]} is not running (it failed or was closed); "
@@ -341,7 +379,6 @@ class StdioEngine:
         sent = clock()
         process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
                      timeout, f"{commands[0][0]!r} (seq {first})")
-        outcomes: list[Any] = []
         failure: EngineFailure | None = None
         for seq, (command, _) in enumerate(commands, first):
             what = f"{command!r} (seq {seq})"
