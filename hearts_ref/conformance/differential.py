@@ -280,7 +280,7 @@ class _Table:
         if self.link.lookahead and not self.forecast and not self.link.ahead:
             self.link.send_ahead(self.forecast.make(state, allowed))
         self.step += 1
-        card, after = (self.forecast and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
+        card, after = (self.forecast.plan and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
         while True:
             try:
                 actual = self.link.play(card, state.to_play)

@@ -155,14 +155,15 @@ class OpenSpielEngine:
         return Capabilities(multi_round=False, passing=True, unsupported=dict(UNSUPPORTED))
 
     def new_game(self, rules: Rules) -> None:
-        reason = self.capabilities().cannot_play(rules)
-        if reason is not None:
-            raise EngineRejection(f"OpenSpiel's hearts cannot play these rules: {reason}")
-        parameters = openspiel_parameters(rules) | self.overrides
-        self.rules = rules
-        # the card points OpenSpiel counts: its own jd_bonus, which an override may change
-        self._point_rules = dataclasses.replace(rules, jd_bonus=parameters["jd_bonus"])
-        self.game = _load_game(parameters)
+        if rules is not self.rules or self.game is None:   # a campaign's games share their rules: set up once
+            reason = self.capabilities().cannot_play(rules)
+            if reason is not None:
+                raise EngineRejection(f"OpenSpiel's hearts cannot play these rules: {reason}")
+            parameters = openspiel_parameters(rules) | self.overrides
+            # the card points OpenSpiel counts: its own jd_bonus, which an override may change
+            self._point_rules = dataclasses.replace(rules, jd_bonus=parameters["jd_bonus"])
+            self.game = _load_game(parameters)
+            self.rules = rules
         self.state = None
 
     def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
