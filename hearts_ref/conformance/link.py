@@ -30,7 +30,7 @@ accepted, and plays one move at a time for the rest of the game.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hearts_ref.cards import Card
@@ -101,11 +101,13 @@ class LookaheadLink(EngineLink):
         self.lookahead = True
         self.rounds = callable(getattr(engine, "steps_many", None))   # whether a whole round can be sent at once
         self.moves: list[tuple[str, Any]] = []      # every move the engine took since new_game
-        self.ahead: deque[tuple[tuple[str, Any], Any]] = deque()   # moves sent ahead (kind, move) and the replies
+        self.ahead: deque[tuple[str, Any]] = deque()   # moves sent ahead (kind, move), not taken yet
+        self.outcomes: Iterator[Any] = iter(())       # their replies, in order (read as they are taken)
         self.last: Any = None                       # the reply of the move just taken from the batch
 
     def new_game(self, rules: Rules) -> None:
         self.ahead.clear()
+        self.outcomes = iter(())
         self.last = None
         self.lookahead = True
         self.moves = [("new_game", rules)]
@@ -142,7 +144,8 @@ class LookaheadLink(EngineLink):
             outcomes: list[Any] = list(self._play_many(list(plays)))
         except Exception as error:   # the failure belongs to the first play: the loop judges it there
             outcomes = [error]
-        self.ahead = deque(zip((("play", play) for play in plays), outcomes))
+        self.ahead = deque(move for move, _ in zip((("play", play) for play in plays), outcomes))
+        self.outcomes = iter(outcomes)
 
     def send_round(self, hands: Sequence[CardSet], direction: str, passes: Sequence[tuple[int, CardSet]],
                    plays: Sequence[tuple[Card, int]]) -> bool:
@@ -151,7 +154,11 @@ class LookaheadLink(EngineLink):
         if not self.lookahead or self.ahead or not self.rounds:
             return False
         moves = [("deal", (tuple(hands), direction))] + [("pass", p) for p in passes] + [("play", p) for p in plays]
-        self.ahead = deque(zip(moves, self.engine.steps_many(moves)))
+        try:
+            self.outcomes = iter(self.engine.steps_many(moves))
+        except Exception as error:   # the failure belongs to the first move: the loop judges it there
+            self.outcomes = iter([error])
+        self.ahead = deque(moves)
         return True
 
     def _play_many(self, plays: list[tuple[Card, int]]) -> Any:
@@ -174,11 +181,15 @@ class LookaheadLink(EngineLink):
         self.last = None
         if not self.ahead:
             return None
-        forecast, outcome = self.ahead[0]
+        forecast = self.ahead[0]
         if forecast != (kind, move):
             self._replay()   # the game departed from the forecast: the engine has been sent other moves
             return None
         self.ahead.popleft()
+        outcome = next(self.outcomes, None)
+        if outcome is None:   # no reply came for it (a failure before it ended the engine)
+            self.ahead.clear()
+            return None
         if isinstance(outcome, BaseException):
             if not isinstance(outcome, EngineRejection):   # a failure: the rest was not (or not all) answered
                 self.ahead.clear()
@@ -190,6 +201,7 @@ class LookaheadLink(EngineLink):
     def _replay(self) -> None:
         """Bring the engine back to the game's last move taken: a new game, then every move it took."""
         self.ahead.clear()
+        self.outcomes = iter(())
         self.last = None
         self.lookahead = False
         engine = self.engine
