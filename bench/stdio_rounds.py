@@ -11,7 +11,10 @@ Every play names its seat, as the runner sends it to an engine that declares ``p
 - ``interface``: the plain Engine interface, as a runner written for any engine calls it
   (``legal_plays()``, ``play()``, ``observe()`` per step): still one round trip per step;
 - ``pipelined``: the round's plays are chosen on the reference and sent at once
-  (``play_many``), replies compared in order; 6 round trips a round.
+  (``play_many``), replies compared in order; 6 round trips a round;
+- ``rounds``: the whole round, its deal, passes and plays, chosen on the reference and sent
+  at once (``steps_many``), each reply compared as it is read, while the engine works out
+  the next (what the conformance runner does); 1 round trip a round.
 
     python bench/stdio_rounds.py                      # every mode, 1000 rounds each, 3 runs
     python bench/stdio_rounds.py --mode lockstep --profile client   # CPU profile of the runner side
@@ -73,6 +76,10 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
             number += 1
             hands = deal(rules, rng=rng, dealer=(number - 1) % rules.players)
             direction = rules.pass_direction(number)
+            if mode == "rounds":
+                trips += whole_round(engine, reference, hands, direction, rng, number)
+                played += 1
+                continue
             step = engine.start_round_observed(hands, direction)
             reference.start_round(hands, direction)
             check(step, now(reference), f"round {number} start")
@@ -114,6 +121,27 @@ def differential_rounds(engine: StdioEngine, rules: Rules, rounds: int, seed: in
                     trips += 1
             played += 1
     return trips
+
+
+def whole_round(engine: StdioEngine, reference: ReferenceEngine, hands: tuple[CardSet, ...], direction: str,
+                rng: random.Random, number: int) -> int:
+    """One round sent in one go (``steps_many``), each reply compared as it comes; return the round trips: 1."""
+    reference.start_round(hands, direction)
+    moves, expected = [("deal", (hands, direction))], [now(reference)]
+    while reference.game.round.passing:
+        seat = reference.game.round.to_move
+        cards = CardSet(rng.sample(list(reference.game.round.hand(seat)), 3))
+        reference.pass_cards(seat, cards)
+        moves.append(("pass", (seat, cards)))
+        expected.append(now(reference))
+    while reference.game.round is not None:
+        card = CARDS[pick(reference.game.round.legal, rng)]
+        moves.append(("play", (card, reference.game.round.to_play)))
+        reference.play(card)
+        expected.append(now(reference))
+    for k, outcome in enumerate(engine.steps_many(moves)):
+        check(outcome, expected[k], f"round {number}, move {k + 1} ({moves[k][0]})")
+    return 1
 
 
 def cpu_seconds(pid: int) -> float:
@@ -166,11 +194,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--mode", choices=("lockstep", "interface", "pipelined", "all"), default="all")
+    parser.add_argument("--mode", choices=("lockstep", "interface", "pipelined", "rounds", "all"), default="all")
     parser.add_argument("--profile", choices=("client", "server"), default=None,
                         help="print a CPU-time profile of one side (one run)")
     args = parser.parse_args()
-    modes = ["lockstep", "interface", "pipelined"] if args.mode == "all" else [args.mode]
+    modes = ["lockstep", "interface", "pipelined", "rounds"] if args.mode == "all" else [args.mode]
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     if args.profile:
         measure(args, modes[0], args.profile)

@@ -96,7 +96,7 @@ class Capabilities:
                    bool(data.get("play_seat", False)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Observation:
     """Everything a player could see, plus the score sheet: what the runner compares at every step.
 
@@ -135,6 +135,15 @@ class Observation:
     totals: tuple[int, ...]             # running totals (SCORE-TOTAL)
     game_over: bool                     # END-THRESHOLD
     winners: tuple[int, ...]            # WIN-LOWEST, WIN-TIE
+
+    def __init__(self, phase: str, to_move: int | None, trick: tuple[str, ...], hearts_broken: bool,
+                 points_taken: tuple[int, ...], round_scores: tuple[int, ...] | None, totals: tuple[int, ...],
+                 game_over: bool, winners: tuple[int, ...]):
+        # The fields set in one step (a frozen dataclass's own __init__ sets them one at a time):
+        # the runner builds an observation at every step of every game.
+        self.__dict__.update(phase=phase, to_move=to_move, trick=trick, hearts_broken=hearts_broken,
+                             points_taken=points_taken, round_scores=round_scores, totals=totals,
+                             game_over=game_over, winners=winners)
 
     def to_dict(self) -> dict[str, Any]:
         return {"phase": self.phase, "to_move": self.to_move, "trick": list(self.trick),

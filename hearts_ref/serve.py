@@ -23,7 +23,8 @@ from typing import Any, BinaryIO
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine, takes_seat
 from hearts_ref.errors import IllegalPlayError, RulesError
 from hearts_ref.cards import CARDS
-from hearts_ref.cardset import CardSet
+from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.scoring import card_points
 from hearts_ref.protocol import (
     CARD_TEXT, COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, card_from_wire, cards_from_wire,
     cards_to_wire, decode, encode, error_reply, require,
@@ -189,6 +190,7 @@ class _ReferenceReplies:
     def __init__(self, engine: ReferenceEngine):
         self.engine = engine
         self._taken: Any = None            # the state's ``taken`` the points below were encoded for
+        self._numbers: tuple[int, ...] = ()   # those points
         self._points = ""
         self._results: Any = None          # the game's results the scores and totals below were encoded for
         self._scores = ""
@@ -208,14 +210,20 @@ class _ReferenceReplies:
         index = _INDEX[text]
         if state is None or state.to_play < 0 or not state.legal >> index & 1 or seat not in (None, state.to_play):
             return None                      # no round, an illegal card, or out of turn: refused on the ordinary path
+        before = state
         engine.play(CARDS[index])
         game = engine.game
         state = game.round
         if state is None or state.to_play < 0:   # the round is over: the ordinary path writes the score
             return encode({"seq": seq, "ok": True, **_generic_step(engine)})
-        if state.taken is not self._taken:
-            self._taken = state.taken
-            self._points = ",".join(map(str, state.points_taken()))
+        if state.taken is not self._taken:   # a trick was taken (SCORE-POINTS): its winner's points change
+            if before.taken is self._taken:
+                winner = state.leader
+                points = self._numbers[:winner] + (card_points(state.taken[winner], state.rules),) + self._numbers[winner + 1:]
+            else:
+                points = state.points_taken()
+            self._taken, self._numbers = state.taken, points
+            self._points = ",".join(map(str, points))
         if game.results is not self._results:
             self._results = game.results
             last = game.results[-1].score.scores if game.results else None
@@ -225,7 +233,7 @@ class _ReferenceReplies:
         if legal is None:
             if len(self._legal) > 4096:
                 self._legal.clear()
-            legal = self._legal[state.legal] = ",".join(f'"{t}"' for t in cards_to_wire(CardSet.from_mask(state.legal)))
+            legal = self._legal[state.legal] = ",".join(map(_QUOTED.__getitem__, bits_of(state.legal)))
         trick = ",".join(map(_QUOTED.__getitem__, state.trick))
         return (f'{{"seq":{seq},"ok":true,"observation":{{"phase":"play","to_move":{state.to_play},'
                 f'"trick":[{trick}],"hearts_broken":{"true" if state.context.hearts_broken else "false"},'

@@ -153,6 +153,45 @@ def test_play_many_reports_a_rejection_in_place_and_stays_in_step(engine):
     assert engine.observe() == outcomes[0].observation        # the sequence numbers still match
 
 
+def test_steps_many_plays_a_whole_round_in_one_write_with_the_steps_of_one_round_trip_each(engine):
+    rules = Rules()
+    hands = deal(rules, seed=12)
+    reference = ReferenceEngine()
+    reference.new_game(rules)
+    reference.start_round(hands, "left")
+    moves, expected = [("deal", (hands, "left"))], [now(reference)]
+    for seat in range(4):   # PASS-COUNT: each seat passes its three lowest cards
+        cards = CardSet.from_mask(sum(sorted(1 << c.index for c in reference.game.round.hand(seat))[:3]))
+        reference.pass_cards(seat, cards)
+        moves.append(("pass", (seat, cards)))
+        expected.append(now(reference))
+    while reference.game.round is not None:
+        card = CARDS[(reference.game.round.legal & -reference.game.round.legal).bit_length() - 1]
+        moves.append(("play", (card, reference.game.round.to_play)))
+        reference.play(card)
+        expected.append(now(reference))
+    engine.new_game(rules)
+    sent = engine.commands_sent
+    outcomes = list(engine.steps_many(moves))
+    assert [(o.observation, o.legal) for o in outcomes] == expected
+    assert engine.commands_sent == sent + 1 + 4 + 52
+    assert engine.last_step == outcomes[-1] and engine.observe().phase == "round-over"
+
+
+def test_steps_many_gives_a_refusal_in_place_and_drops_the_replies_not_asked_for(engine):
+    engine.new_game(Rules())
+    hands = deal(Rules(), seed=5)
+    outcomes = engine.steps_many([("deal", (hands, "none")), ("play", (Card.parse("AH"), None)),
+                                  ("play", (Card.parse("2C"), None)), ("play", (Card.parse("2C"), None))])
+    assert isinstance(next(outcomes), Step)
+    refused = next(outcomes)
+    assert isinstance(refused, EngineRejection) and refused.rule_id is not None   # the 2C leads (LEAD-OPEN)
+    assert next(outcomes).observation.trick == ("2C",)
+    # the last reply is not asked for: it is read and dropped before the next command, which stays in step
+    observation = engine.observe()
+    assert observation.trick == ("2C",) and observation.to_move is not None
+
+
 def test_unsupported_variants_are_declared_and_refused_and_the_engine_goes_on():
     with served("--engine", "python:tests.engines.python_engines:FourPlayersOnly") as engine:
         capabilities = engine.capabilities()

@@ -109,8 +109,8 @@ class _Table:
         self.forecast = Forecast(decider)     # a round's plays chosen ahead, for an engine that takes them so
         self.error: Deviation | None = None
         self.unsupported = False
-        self._taken: tuple[int, ...] = ()
-        self._points: tuple[int, ...] = ()
+        self._shown_at: RoundState | None = None   # the state whose trick and points ``_shown`` holds
+        self._shown: tuple[tuple[str, ...], tuple[int, ...]] = ((), ())
         self._last: tuple[int, ...] | None = None
 
     # The game, in the order of the rules -------------------------------------------------------
@@ -151,6 +151,8 @@ class _Table:
             hands = decider.deal(self.rules, number)
             direction = decider.direction(self.rules, number)
             self.begin_round(hands, direction)
+            if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
+                self.link.send_round(hands, direction, *self.forecast.make_round(self.state))
         self.step += 1
         where = {"round": number, "action": "deal", "direction": direction}
         try:
@@ -202,12 +204,15 @@ class _Table:
         choose in any order); they change hands once all have."""
         passer = getattr(self.decider, "passer", None)
         while self.state.passing:
-            stopped = self.pass_cards(passer(self.state) if passer is not None else self.state.to_move)
+            planned = self.forecast.next_pass(self.state)   # the seat, its cards and the state after, forecast
+            if planned is None:
+                planned = (passer(self.state) if passer is not None else self.state.to_move), None, None
+            stopped = self.pass_cards(*planned)
             if stopped:
                 return stopped
         return None
 
-    def pass_cards(self, seat: int) -> str | None:
+    def pass_cards(self, seat: int, forecast: CardSet | None = None, after: RoundState | None = None) -> str | None:
         before = self.state
         if self.negative is not None:
             stopped = self.offer(lambda: self.negative.before_pass(self.engine, before, seat, self.seen, self.step,
@@ -216,7 +221,7 @@ class _Table:
                 return stopped
         self.step += 1
         for _ in range(_PASS_TRIES):
-            cards = self.decider.pass_cards(before, seat)
+            cards = forecast if forecast is not None else self.decider.pass_cards(before, seat)
             where = {"round": self.number, "action": "pass", "seat": seat, "cards": str(cards)}
             try:
                 actual = self.link.pass_cards(seat, cards)
@@ -226,13 +231,15 @@ class _Table:
                                                 message=f"the engine refused the legal pass {cards}: {error}"))
                 if stopped:
                     return stopped
+                self.forecast.depart()
+                forecast = after = None
             except EngineUnsupported as error:
                 return self.declined(error)
             except ENGINE_ERRORS as error:
                 return self.failed(where, ("PASS-COUNT",), failure_message(f"pass_cards({seat}, {cards})", error))
         else:
             return f"the engine refused {_PASS_TRIES} legal passes of seat {seat}"
-        self.state = before.choose_pass(seat, cards)
+        self.state = after or before.choose_pass(seat, cards)
         facts = StepFacts("pass", before, self.state, self.game, previous=self.seen)
         return self.judge(facts, reference_observation(self.game, self.state), actual, where)
 
@@ -273,7 +280,7 @@ class _Table:
         if self.link.lookahead and not self.forecast and not self.link.ahead:
             self.link.send_ahead(self.forecast.make(state, allowed))
         self.step += 1
-        card, after = (self.forecast and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
+        card, after = (self.forecast.plan and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)
         while True:
             try:
                 actual = self.link.play(card, state.to_play)
@@ -325,18 +332,32 @@ class _Table:
             facts = StepFacts("play", before, None, self.game, index, self.seen)
             return self.judge(facts, observe_game(self.game), actual, _where(before, card, self.number))
         after = self.state = after or before.play(card)
-        if after.taken is not self._taken:
-            self._taken = after.taken
-            self._points = tuple([card_points(cards, rules) for cards in after.taken])
+        trick, points = self.shown(before, after)
         if (self.synced and type(actual) is Observation and actual.to_move == after.to_play
-                and actual.trick == tuple(map(TEXT.__getitem__, after.trick))
-                and actual.hearts_broken == after.context.hearts_broken and actual.points_taken == self._points
+                and actual.trick == trick
+                and actual.hearts_broken == after.context.hearts_broken and actual.points_taken == points
                 and actual.phase == "play" and actual.round_scores == self._last and actual.totals == self.game.totals
                 and not actual.game_over and actual.winners == ()):
             self.seen = actual
             return None
         facts = StepFacts("play", before, after, self.game, index, self.seen)
         return self.judge(facts, reference_observation(self.game, after), actual, _where(before, card, self.number))
+
+    def shown(self, before: RoundState, after: RoundState) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The trick (as text) and the points taken (SCORE-POINTS) the reference shows after ``before`` played into
+        ``after``: from those it showed at ``before`` when they are at hand, so that only what the play changed is
+        worked out (the card joins the trick; a trick taken adds to its winner's points)."""
+        if self._shown_at is before:
+            trick, points = self._shown
+        else:
+            trick, points = tuple(map(TEXT.__getitem__, before.trick)), before.points_taken()
+        if after.trick:
+            trick = trick + (TEXT[after.trick[-1]],)
+        else:
+            trick, winner = (), after.leader
+            points = points[:winner] + (card_points(after.taken[winner], self.rules),) + points[winner + 1:]
+        self._shown_at, self._shown = after, (trick, points)
+        return trick, points
 
     # Judging, recording, stopping ----------------------------------------------------------------
 

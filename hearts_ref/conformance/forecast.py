@@ -28,19 +28,21 @@ from collections import deque
 from typing import Any
 
 from hearts_ref.cards import Card
+from hearts_ref.cardset import CardSet
 from hearts_ref.round import RoundState
 
 __all__ = ["Forecast"]
 
 
 class Forecast:
-    """The plays chosen ahead for the rest of a round, and how to take them back."""
+    """The passes and plays chosen ahead for the rest of a round, and how to take them back."""
 
     def __init__(self, decider: Any):
         self.decider = decider
+        self.passes: deque[tuple[RoundState, int, CardSet, RoundState]] = deque()   # passes forecast, not made yet
         self.plan: deque[tuple[RoundState, Card, RoundState]] = deque()   # plays forecast and not made yet
         self.mark: Any = None                  # the decider as it was before the forecast
-        self.made: list[RoundState] = []       # the states at which forecast plays were made
+        self.made: list[tuple[RoundState, int | None]] = []   # where forecast choices were made: (state, seat passing)
 
     def __bool__(self) -> bool:
         return bool(self.plan)
@@ -48,8 +50,31 @@ class Forecast:
     def make(self, state: RoundState, allowed: int) -> list[tuple[Card, int]]:
         """Choose the plays from ``state`` to the end of the round, ``allowed`` the cards of the first; return them,
         each as its card and the seat that plays it."""
+        self.mark, self.made = self.decider.snapshot(), []
+        return self._plays(state, allowed)
+
+    def make_round(self, state: RoundState) -> tuple[list[tuple[int, CardSet]], list[tuple[Card, int]]]:
+        """Choose a round's passes (PASS-SIMULTANEOUS: the seats in the order the decider picks) and plays from its
+        deal ``state``, as if the engine agreed at every step; return them: each pass as its seat and cards, each
+        play as its card and seat."""
         decider = self.decider
         self.mark, self.made = decider.snapshot(), []
+        passer = getattr(decider, "passer", None)
+        passes = []
+        while state.passing:
+            seat = passer(state) if passer is not None else state.to_move
+            cards = decider.pass_cards(state, seat)
+            after = state.choose_pass(seat, cards)
+            passes.append((state, seat, cards, after))
+            state = after
+        self.passes = deque(passes)
+        plays = self._plays(state, state.legal) if state.to_play >= 0 and state.legal else []
+        if not passes and not plays:
+            self.mark = None
+        return [(seat, cards) for _, seat, cards, _ in passes], plays
+
+    def _plays(self, state: RoundState, allowed: int) -> list[tuple[Card, int]]:
+        decider = self.decider
         plan = []
         while True:
             card = decider.play(state, allowed)
@@ -61,6 +86,18 @@ class Forecast:
         self.plan = deque(plan)
         return [(card, before.to_play) for before, card, _ in plan]
 
+    def next_pass(self, state: RoundState) -> tuple[int, CardSet, RoundState] | None:
+        """The forecast pass at ``state``: the seat, its cards and the state after it; else None (none forecast)."""
+        if not self.passes:
+            return None
+        before, seat, cards, after = self.passes[0]
+        if before is not state:
+            self.depart()
+            return None
+        self.passes.popleft()
+        self._made(before, seat)
+        return seat, cards, after
+
     def next(self, state: RoundState, allowed: int) -> tuple[Card, RoundState] | None:
         """The forecast play at ``state`` and the state after it, while the engine agrees (``allowed`` is the
         reference's whole legal set); else None, the forecast dropped."""
@@ -71,17 +108,28 @@ class Forecast:
             self.depart()
             return None
         self.plan.popleft()
-        self.made.append(before)
-        if not self.plan:
-            self.mark, self.made = None, []
+        self._made(before, None)
         return card, after
 
+    def _made(self, before: RoundState, seat: int | None) -> None:
+        self.made.append((before, seat))
+        if not self.plan and not self.passes:   # every choice forecast is made: nothing to take back
+            self.mark, self.made = None, []
+
     def depart(self) -> None:
-        """Drop the forecast: the decider goes back to it and makes again the choices played since."""
+        """Drop the forecast: the decider goes back to it and makes again the choices made since."""
         if self.mark is None:
             return
         self.plan.clear()
-        self.decider.restore(self.mark)
-        for before in self.made:
-            self.decider.play(before, before.legal)
+        self.passes.clear()
+        decider = self.decider
+        decider.restore(self.mark)
+        passer = getattr(decider, "passer", None)
+        for before, seat in self.made:
+            if seat is None:
+                decider.play(before, before.legal)
+                continue
+            if passer is not None:
+                passer(before)
+            decider.pass_cards(before, seat)
         self.mark, self.made = None, []

@@ -30,12 +30,12 @@ accepted, and plays one move at a time for the rest of the game.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
-from hearts_ref.engine import Engine, Observation, seated_play, takes_seat
+from hearts_ref.engine import Engine, EngineRejection, Observation, seated_play, takes_seat
 from hearts_ref.variants import Rules
 
 __all__ = ["EngineLink", "LookaheadLink", "ReplayMismatch", "link_for"]
@@ -56,7 +56,8 @@ class EngineLink:
     """Each move is one call to the engine, then one ``observe()``."""
 
     lookahead = False
-    ahead: Any = ()   # plays sent ahead, not taken yet (none: this link sends one at a time)
+    rounds = False    # whether a whole round is sent at once (:meth:`LookaheadLink.send_round`)
+    ahead: Any = ()   # moves sent ahead, not taken yet (none: this link sends one at a time)
 
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -93,30 +94,39 @@ class EngineLink:
 
 
 class LookaheadLink(EngineLink):
-    """A round's plays sent to the engine at once; a departure from them replays the game."""
+    """A round's moves sent to the engine at once; a departure from them replays the game."""
 
     def __init__(self, engine: Engine):
         super().__init__(engine)
         self.lookahead = True
+        self.rounds = callable(getattr(engine, "steps_many", None))   # whether a whole round can be sent at once
         self.moves: list[tuple[str, Any]] = []      # every move the engine took since new_game
-        self.ahead: deque[tuple[tuple[Card, int], Any]] = deque()   # forecast plays (card, seat) and the replies
-        self.last: Any = None                       # the reply of the play just taken from the batch
+        self.ahead: deque[tuple[str, Any]] = deque()   # moves sent ahead (kind, move), not taken yet
+        self.outcomes: Iterator[Any] = iter(())       # their replies, in order (read as they are taken)
+        self.last: Any = None                       # the reply of the move just taken from the batch
 
     def new_game(self, rules: Rules) -> None:
         self.ahead.clear()
+        self.outcomes = iter(())
         self.last = None
         self.lookahead = True
         self.moves = [("new_game", rules)]
         self.engine.new_game(rules)
 
     def deal(self, hands: Sequence[CardSet] | None, direction: str) -> Observation:
-        self._back_in_step()
+        move = (None if hands is None else tuple(hands), direction)
+        taken = self._take("deal", move)
+        if taken is not None:
+            self.dealt = None
+            return taken.observation
         observation = super().deal(hands, direction)
-        self.moves.append(("deal", (None if hands is None else tuple(hands), direction)))
+        self.moves.append(("deal", move))
         return observation
 
     def pass_cards(self, seat: int, cards: CardSet) -> Observation:
-        self._back_in_step()
+        taken = self._take("pass", (seat, cards))
+        if taken is not None:
+            return taken.observation
         observation = super().pass_cards(seat, cards)
         self.moves.append(("pass", (seat, cards)))
         return observation
@@ -134,7 +144,22 @@ class LookaheadLink(EngineLink):
             outcomes: list[Any] = list(self._play_many(list(plays)))
         except Exception as error:   # the failure belongs to the first play: the loop judges it there
             outcomes = [error]
-        self.ahead = deque(zip(plays, outcomes))
+        self.ahead = deque(move for move, _ in zip((("play", play) for play in plays), outcomes))
+        self.outcomes = iter(outcomes)
+
+    def send_round(self, hands: Sequence[CardSet], direction: str, passes: Sequence[tuple[int, CardSet]],
+                   plays: Sequence[tuple[Card, int]]) -> bool:
+        """Send a whole round in one go (its deal, the passes and the plays forecast: one round trip), when the
+        engine takes one (``steps_many``); return whether it was sent. Each reply waits for its move."""
+        if not self.lookahead or self.ahead or not self.rounds:
+            return False
+        moves = [("deal", (tuple(hands), direction))] + [("pass", p) for p in passes] + [("play", p) for p in plays]
+        try:
+            self.outcomes = iter(self.engine.steps_many(moves))
+        except Exception as error:   # the failure belongs to the first move: the loop judges it there
+            self.outcomes = iter([error])
+        self.ahead = deque(moves)
+        return True
 
     def _play_many(self, plays: list[tuple[Card, int]]) -> Any:
         cards = [card for card, _ in plays]
@@ -143,30 +168,40 @@ class LookaheadLink(EngineLink):
         return self.engine.play_many(cards, [seat for _, seat in plays])
 
     def play(self, card: Card, seat: int) -> Observation:
-        if self.ahead:
-            forecast, outcome = self.ahead.popleft()
-            if forecast == (card, seat):
-                if isinstance(outcome, BaseException):
-                    self.last = None
-                    raise outcome
-                self.last = outcome
-                self.moves.append(("play", forecast))
-                return outcome.observation
-            self._replay()   # the game departed from the forecast: the engine has been sent other plays
-        self.last = None
+        taken = self._take("play", (card, seat))
+        if taken is not None:
+            return taken.observation
         observation = super().play(card, seat)
         self.moves.append(("play", (card, seat)))
         return observation
 
-    def _back_in_step(self) -> None:
-        """Before a deal or a pass: any play sent ahead and not taken must be undone."""
-        if self.ahead:
-            self._replay()
+    def _take(self, kind: str, move: Any) -> Any:
+        """The reply to this move, sent ahead (raised when it was a refusal or a failure); or None, the engine brought
+        back first if it had been sent other moves, when the move must be made now."""
         self.last = None
+        if not self.ahead:
+            return None
+        forecast = self.ahead[0]
+        if forecast != (kind, move):
+            self._replay()   # the game departed from the forecast: the engine has been sent other moves
+            return None
+        self.ahead.popleft()
+        outcome = next(self.outcomes, None)
+        if outcome is None:   # no reply came for it (a failure before it ended the engine)
+            self.ahead.clear()
+            return None
+        if isinstance(outcome, BaseException):
+            if not isinstance(outcome, EngineRejection):   # a failure: the rest was not (or not all) answered
+                self.ahead.clear()
+            raise outcome
+        self.last = outcome
+        self.moves.append(forecast)
+        return outcome
 
     def _replay(self) -> None:
         """Bring the engine back to the game's last move taken: a new game, then every move it took."""
         self.ahead.clear()
+        self.outcomes = iter(())
         self.last = None
         self.lookahead = False
         engine = self.engine

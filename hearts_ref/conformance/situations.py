@@ -32,6 +32,7 @@ A situation counts once per round in which it was reached (once per round end fo
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -278,9 +279,15 @@ def _taken(result: RoundResult, players: int) -> tuple[int, ...]:
     return tuple(taken)
 
 
+@functools.lru_cache(maxsize=64)
+def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
+    """The situations of ``scope`` that apply to ``rules``: worked out once per rules (every round asks)."""
+    return tuple(s for s in SITUATIONS if s.scope == scope and s.applies(rules))
+
+
 def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
-    plays = [s for s in _PLAY if s.applies(rules)]
+    plays = list(_scoped("play", rules))
     found = set()
     for moment in moments(result, rules):
         if moment.context.hearts_broken and not moment.context.first_trick:
@@ -290,13 +297,13 @@ def round_situations(result: RoundResult, rules: Rules) -> set[str]:
                 found.add(situation.name)
         plays = [s for s in plays if s.name not in found]
     taken = _taken(result, rules.players)
-    found |= {s.name for s in _ROUND if s.applies(rules) and s.test(result, taken, rules)}
+    found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
     return found
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:
     """The ``end`` situations reached by a round that took the totals from ``before`` to ``after``."""
-    return {s.name for s in _END if s.applies(rules) and s.test(before, after, over, rules)}
+    return {s.name for s in _scoped("end", rules) if s.test(before, after, over, rules)}
 
 
 def game_situations(game: Game) -> Iterator[set[str]]:

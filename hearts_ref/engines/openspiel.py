@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet
+from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
@@ -155,14 +155,15 @@ class OpenSpielEngine:
         return Capabilities(multi_round=False, passing=True, unsupported=dict(UNSUPPORTED))
 
     def new_game(self, rules: Rules) -> None:
-        reason = self.capabilities().cannot_play(rules)
-        if reason is not None:
-            raise EngineRejection(f"OpenSpiel's hearts cannot play these rules: {reason}")
-        parameters = openspiel_parameters(rules) | self.overrides
-        self.rules = rules
-        # the card points OpenSpiel counts: its own jd_bonus, which an override may change
-        self._point_rules = dataclasses.replace(rules, jd_bonus=parameters["jd_bonus"])
-        self.game = _load_game(parameters)
+        if rules is not self.rules or self.game is None:   # a campaign's games share their rules: set up once
+            reason = self.capabilities().cannot_play(rules)
+            if reason is not None:
+                raise EngineRejection(f"OpenSpiel's hearts cannot play these rules: {reason}")
+            parameters = openspiel_parameters(rules) | self.overrides
+            # the card points OpenSpiel counts: its own jd_bonus, which an override may change
+            self._point_rules = dataclasses.replace(rules, jd_bonus=parameters["jd_bonus"])
+            self.game = _load_game(parameters)
+            self.rules = rules
         self.state = None
 
     def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
@@ -184,7 +185,7 @@ class OpenSpielEngine:
             raise EngineRejection(f"OpenSpiel cannot pass {direction} with these parameters", "PASS-CYCLE")
         state.apply_action(action)
         # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4.
-        sorted_hands = [[ACTION_OF_CARD[c.index] for c in CardSet.from_mask(m)] for m in masks]
+        sorted_hands = [[ACTION_OF_CARD[i] for i in bits_of(m)] for m in masks]
         for k in range(13):
             for seat in range(4):
                 state.apply_action(sorted_hands[seat][k])
@@ -217,9 +218,10 @@ class OpenSpielEngine:
         # OpenSpiel takes the passes seat by seat, one card per action.
         while state.current_player() in self._pending:
             chosen = self._pending.pop(state.current_player())
+            legal = state.legal_actions()   # the seat's cards not chosen yet: its three distinct cards stay legal
             for card in chosen:
                 action = ACTION_OF_CARD[card.index]
-                if action not in state.legal_actions():
+                if action not in legal:
                     raise EngineRejection(f"OpenSpiel refuses to pass {card}", "PASS-COUNT")
                 state.apply_action(action)
         self._passing = len(state.history()) < self._first_play

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from hearts_ref.cards import Card
@@ -95,6 +95,7 @@ class StdioEngine:
         self._line = b""                       # the last line read, quoted by protocol errors
         self.last_step: Step | None = None     # carried by the last reply that changed the state
         self._fresh: Step | None = None        # last_step, while no other command has been sent since
+        self._unread: Iterator[Any] | None = None   # the replies of moves sent ahead (steps_many), not all read yet
         self.breaker = Breaker(abandon_after)
         self.replies = ReplyTimes()            # how long each reply took, hello included
         self.start()
@@ -112,6 +113,7 @@ class StdioEngine:
     def _start(self) -> None:
         self._process = EngineProcess(self.argv, cwd=self.cwd, env=self.env, max_line=self.max_line)
         self._seq = 0
+        self._unread = None
         self.last_step = self._fresh = None
         try:
             reply = self._call("hello", {"protocol": PROTOCOL_VERSION}, timeout=self.startup_timeout)
@@ -295,6 +297,83 @@ class StdioEngine:
             self._fresh = outcomes[-1]
         return outcomes
 
+    def steps_many(self, moves: Sequence[tuple[str, Any]]) -> Iterator[Step | EngineRejection | EngineFailure]:
+        """Make ``moves`` in order, sent together; yield each move's :class:`Step` or its refusal, in place, as its
+        reply is read.
+
+        A move is ``("deal", (hands, direction))``, ``("pass", (seat, cards))`` or ``("play", (card, seat))``:
+        the runner can send a whole round at once (its deal, the passes and the plays it chose from the
+        reference), one round trip instead of one per move, and judge each reply while the engine works
+        out the next ones. A failure takes its move's place; one that ends the engine (a timeout, a
+        crash, a broken reply) is the last outcome. Replies not asked for are read, and dropped, before
+        the next command.
+        """
+        commands = [self._move_command(kind, move) for kind, move in moves]
+        self._drain()
+        self._fresh = None
+        replies = self._unread = self._replies(commands)
+        return replies
+
+    def _replies(self, commands: list[tuple[str, dict[str, Any]]]) -> Iterator[Any]:
+        """The outcomes of ``commands``, window by window, each counted by the breaker as :meth:`_exchange` counts."""
+        outcome: Any = None
+        self.breaker.check()   # an abandoned engine: raised to the first move, as a command sent alone raises it
+        for start in range(0, len(commands), PIPELINE_WINDOW):
+            read, failed = self._read_window(commands[start:start + PIPELINE_WINDOW]), False
+            while True:
+                try:
+                    outcome = next(read)
+                except StopIteration:
+                    break
+                except EngineFailure as error:   # it ended the engine: nothing more will come
+                    self.breaker.failed(error)
+                    self._unread = None
+                    yield error
+                    return
+                if isinstance(outcome, Step):
+                    self.last_step = outcome
+                elif isinstance(outcome, EngineFailure) and not failed:   # the first failure of a window counts
+                    self.breaker.failed(outcome)
+                    failed = True
+                yield outcome
+        self._unread = None
+        if isinstance(outcome, Step):
+            self._fresh = outcome
+
+    def _read_window(self, commands: list[tuple[str, dict[str, Any]]]) -> Iterator[Any]:
+        """Send ``commands``; yield each reply's outcome as it is read (a failure that ends the engine raises)."""
+        process = self._running()
+        first = self._seq
+        self._seq += len(commands)
+        self._fresh = None
+        clock = time.perf_counter
+        sent = clock()
+        process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
+                     self.timeout, f"{commands[0][0]!r} (seq {first})")
+        for seq, (command, _) in enumerate(commands, first):
+            outcome = self._read_one(process, seq, command, True)
+            now = clock()
+            self.replies.add(now - sent)
+            yield outcome
+            sent = clock()   # the time the runner spends on a reply is not the engine's
+
+    def _drain(self) -> None:
+        """Read, and drop, the replies of moves sent ahead that the runner did not ask for."""
+        unread, self._unread = self._unread, None
+        if unread is not None:
+            for outcome in unread:
+                if isinstance(outcome, EngineFailure) and not self.running:
+                    raise outcome
+
+    def _move_command(self, kind: str, move: Any) -> tuple[str, dict[str, Any]]:
+        if kind == "play":
+            return "play", self._play_fields(*move)
+        if kind == "pass":
+            seat, cards = move
+            return "pass", {"seat": seat, "cards": cards_to_wire(cards)}
+        hands, direction = move
+        return "start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction}
+
     # Commands and replies ------------------------------------------------------------------
 
     def _step(self, command: str, fields: dict[str, Any]) -> Step:
@@ -312,28 +391,34 @@ class StdioEngine:
         return outcome
 
     def _exchange(self, commands: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None,
-                  steps: bool = False) -> list[Any]:
+                  steps: bool = False, in_place: bool = False) -> list[Any]:
         """Send ``commands`` in one write and read their replies in order.
 
         Returns, per command, its ``ok`` reply (a :class:`Step` when ``steps``) or its
         :class:`EngineRejection`. A failure raises once every reply is read (so that the
         sequence numbers stay in step), or at once, killing the engine, when the replies
-        themselves break the protocol. Every failure is counted by the breaker.
+        themselves break the protocol; ``in_place``: it is returned in its command's place
+        instead (and nothing after one that ended the engine). Every failure is counted by
+        the breaker.
         """
+        self._drain()   # (a failure it meets was counted when read)
         self.breaker.check()
+        outcomes: list[Any] = []
         try:   # the replies to the commands of a game are timed (not the handshake, nor quit)
             return self._send_and_read(commands, self.timeout if timeout is None else timeout, steps,
-                                       self.replies.add if timeout is None else _ignore)
+                                       self.replies.add if timeout is None else _ignore, outcomes)
         except EngineFailure as error:
             self.breaker.failed(error)
-            raise
+            if not in_place:
+                raise
+            if not any(outcome is error for outcome in outcomes):   # it ended the engine: the last outcome
+                outcomes.append(error)
+            return outcomes
 
     def _send_and_read(self, commands: list[tuple[str, dict[str, Any]]], timeout: float, steps: bool,
-                       add: Any) -> list[Any]:
-        process = self._process
-        if process is None or process.closed:
-            raise EngineFailure(f"engine {self.argv[0]} is not running (it failed or was closed); "
-                                "call restart() first")
+                       add: Any, outcomes: list[Any]) -> list[Any]:
+        """Send ``commands`` and read their replies into ``outcomes`` (which, on a failure, holds those read)."""
+        process = self._running()
         first = self._seq
         self._seq += len(commands)
         self._fresh = None
@@ -341,26 +426,37 @@ class StdioEngine:
         sent = clock()
         process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
                      timeout, f"{commands[0][0]!r} (seq {first})")
-        outcomes: list[Any] = []
         failure: EngineFailure | None = None
         for seq, (command, _) in enumerate(commands, first):
-            what = f"{command!r} (seq {seq})"
-            self._line = line = process.read_line(timeout, what)
+            outcome = self._read_one(process, seq, command, steps, timeout)
             now = clock()
             add(now - sent)                  # a pipelined reply: the time since the one before it
             sent = now
-            try:
-                outcome = read_reply(line, seq, what, steps=steps)
-            except WireError as error:
-                raise self._broken(f"bad reply to {what}: {error}") from None
-            if isinstance(outcome, EngineProtocolError):
-                raise self._broken(outcome.summary)
             if isinstance(outcome, EngineFailure) and failure is None:
                 failure = outcome
             outcomes.append(outcome)
         if failure is not None:
             raise failure
         return outcomes
+
+    def _running(self) -> EngineProcess:
+        process = self._process
+        if process is None or process.closed:
+            raise EngineFailure(f"engine {self.argv[0]} is not running (it failed or was closed); "
+                                "call restart() first")
+        return process
+
+    def _read_one(self, process: EngineProcess, seq: int, command: str, steps: bool, timeout: float | None = None) -> Any:
+        """The outcome of the reply to command ``seq``; a reply that breaks the protocol raises, killing the engine."""
+        what = f"{command!r} (seq {seq})"
+        self._line = line = process.read_line(self.timeout if timeout is None else timeout, what)
+        try:
+            outcome = read_reply(line, seq, what, steps=steps)
+        except WireError as error:
+            raise self._broken(f"bad reply to {what}: {error}") from None
+        if isinstance(outcome, EngineProtocolError):
+            raise self._broken(outcome.summary)
+        return outcome
 
     def _parse(self, parse):
         """Run ``parse`` on the reply just read; a malformed field is a protocol error."""
