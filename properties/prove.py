@@ -57,8 +57,18 @@ class Session:
         self.legality = legality
         self.confirm = confirm
         self._results: dict[tuple[Any, ...], tuple[str, Rules, ProofResult]] = {}
+        self._replays: dict[tuple[Any, ...], Any] = {}
         schemas = prove_schemas(self.prover, [3 * n for n in (3, 4, 5, 6)] + [3, 4, 5, 6])
         self.schemas_status = worst(a.status for a in schemas.values())
+
+    def replay(self, rules: Rules, hand: int, ctx: Any) -> Any:
+        """A deal and plays that reach ``hand`` to play in ``ctx`` (``find_replay``), searched once per run: the search is
+        seeded, so its answer depends on these three alone (several shapes and leaders refute with the same hand)."""
+        key = (rules, hand, ctx)
+        if key not in self._replays:
+            from properties.replay import find_replay
+            self._replays[key] = find_replay(rules, hand, ctx)
+        return self._replays[key]
 
     def legal_plays(self) -> Any:
         """The legality under test: the one given, else the engine's ``legal_plays`` (looked up now)."""
