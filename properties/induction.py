@@ -279,8 +279,8 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
             confirmed, unreached = [], []
             for item, answer in refuted:
                 where = f"{item.claim.label} (the size, trick, opening and context parts of Inv hold)"
-                example = from_model(invariant.id, where, item.claim.shown, answer.model, context=item.shape.context,
-                                     hand=item.claim.hand)
+                example = _simplest(from_model(invariant.id, where, item.claim.shown, answer.model,
+                                               context=item.shape.context, hand=item.claim.hand), rules)
                 found, reached = confirm_stuck(session, rules, example)
                 (confirmed if reached else unreached).append(found)
             status = REFUTED if confirmed else UNCONFIRMED
@@ -298,6 +298,17 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
             if r.invariant == "LEGAL-MOVE-EXISTS" and hasattr(r, "_replace") else
             _with_detail(r, f"whole inductive proof {total:.1f}s") if r.invariant == "LEGAL-MOVE-EXISTS" else r
             for r in results]
+
+
+def _simplest(example: Any, rules: Rules) -> Any:
+    """The refutation with the simplest stuck hand of its size (as the per-context proofs give it): the same hand
+    whichever model z3 found, so the report does not depend on the order in which the proofs ran."""
+    from hearts_ref import legality
+    from properties.counterexamples import Counterexample, is_stuck, simplest_stuck_hand
+    size = example.hand.bit_count()
+    hand = simplest_stuck_hand(example.hand, lambda mask: mask.bit_count() == size and not mask & ~rules.deck_mask,
+                               is_stuck(legality.legal_plays, example.context, rules), rules)
+    return Counterexample(example.invariant, example.where, (("hand", hand),), example.context, hand)
 
 
 def _with_detail(result: Any, more: str) -> Any:

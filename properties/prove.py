@@ -3,7 +3,7 @@
 :func:`run_catalogue` is what ``hearts-ref prove`` and the ``verify`` job call::
 
     run_catalogue(presets=None, *, deep=False, timeout=60.0, legality=None,
-                  confirm=True, progress=None, jobs=1) -> list[ProofResult]
+                  confirm=True, progress=None, jobs=None) -> list[ProofResult]
 
 ``presets`` defaults to every preset. The fast tier (``deep=False``) runs the per-context
 proofs (:mod:`properties.contexts`, :mod:`properties.refinement`, :mod:`properties.transitions`)
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -33,6 +32,7 @@ from hearts_ref.variants import PRESETS, Rules
 from properties.catalogue import BY_ID, INVARIANTS, expected_outcome, not_applicable
 from properties.counterexamples import Counterexample, from_model, is_stuck, simplest_stuck_hand
 from properties import findings as refutations
+from properties.parallel import default_jobs, run_units
 from properties.results import ProofResult, all_match
 from properties.solving import (
     ERROR, IMPOSSIBLE, NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, VACUOUS, Answer, Claim, Prover, prove_schemas,
@@ -207,9 +207,9 @@ def _label(rules: Rules) -> str:
     return ",".join(f"{k}={v}" for k, v in rules.changes().items()) or "default"
 
 
-def _inductive_job(args: tuple[Rules, str, float, Any, bool]) -> list[ProofResult]:
-    rules, label, timeout, legality, confirm = args
-    return prove_inductive(rules, Session(timeout=timeout, legality=legality, confirm=confirm), label=label)
+def _inductive_unit(unit: tuple[Session, list[tuple[Rules, str]]]) -> list[list[ProofResult]]:
+    session, targets = unit
+    return [prove_inductive(rules, session, label=label) for rules, label in targets]
 
 
 def _tier(invariant_id: str) -> str | None:
@@ -219,12 +219,12 @@ def _tier(invariant_id: str) -> str | None:
 
 def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, timeout: float = 60.0,
                   legality: Any = None, confirm: bool = True, progress: Progress | None = None,
-                  jobs: int = 1) -> list[ProofResult]:
+                  jobs: int | None = None) -> list[ProofResult]:
     """Return the result of every invariant under every preset in ``presets`` (all presets by default).
 
     The per-context and game-level proofs always run; ``deep`` adds the inductive proof (presets with
-    equal rules are proved once; ``jobs`` > 1 runs them in that many processes).
-    ``timeout`` is per z3 query, in seconds.
+    equal rules are proved once, each in a process of its own, ``jobs`` at a time: by default as many
+    as there are cores; the results do not depend on ``jobs``). ``timeout`` is per z3 query, in seconds.
     """
     names = list(PRESETS) if presets is None else list(presets)
     for name in names:
@@ -235,7 +235,7 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     total = fast + (len(names) if deep else 0)
     results = _fast_results([(name, Rules.preset(name)) for name in names], session, progress, total)
     if deep:
-        results += _run_inductive(names, session, progress, fast, total, jobs)
+        results += _run_inductive(names, session, progress, fast, total, jobs or default_jobs())
     return results
 
 
@@ -275,27 +275,25 @@ def _fast_results(targets: list[tuple[str, Rules]], session: Session, progress: 
 
 def _run_inductive(names: list[str], session: Session, progress: Progress | None, done: int, total: int,
                    jobs: int) -> list[ProofResult]:
-    """The inductive proof of each distinct preset: in one process with the session's prover (the claims that several
-    presets share are answered once), or with ``jobs`` > 1 in that many processes."""
+    """The inductive proof of each distinct preset: with one job here, with the session's prover (the claims that
+    several presets share are answered once); with ``jobs`` > 1 the presets dealt out to that many processes
+    (:mod:`properties.parallel`), each starting from this session."""
     distinct: dict[Rules, list[str]] = {}
     for name in names:
         distinct.setdefault(Rules.preset(name), []).append(name)
-    jobs_args = [(rules, group[0], session.prover.timeout, session.legality, session.confirm)
-                 for rules, group in distinct.items()]
-    found: list[list[ProofResult]] = []
-    if jobs > 1 and len(jobs_args) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for args, results in zip(jobs_args, pool.map(_inductive_job, jobs_args)):
-                found.append(results)
-                done += len(distinct[args[0]])
-                if progress:
-                    progress(done, total, f"{args[1]} inductive: {_summary(results)}")
-    else:
-        for rules, label, *_ in jobs_args:
-            found.append(prove_inductive(rules, session, label=label))
-            done += len(distinct[rules])
+    targets = [(rules, group[0]) for rules, group in distinct.items()]
+    count = max(1, min(jobs, len(targets)))
+    units = [(session, targets[k::count]) for k in range(count)]
+    counted = [done]
+
+    def finished(unit: tuple[Session, list[tuple[Rules, str]]], proved: list[list[ProofResult]]) -> None:
+        for (rules, label), results in zip(unit[1], proved):
+            counted[0] += len(distinct[rules])
             if progress:
-                progress(done, total, f"{label} inductive: {_summary(found[-1])}")
+                progress(counted[0], total, f"{label} inductive: {_summary(results)}")
+    by_unit = run_units(_inductive_unit, units, jobs=jobs, done=finished)
+    proved_by = {rules: results for (_, unit), found in zip(units, by_unit) for (rules, _), results in zip(unit, found)}
+    found = [proved_by[rules] for rules in distinct]
     results = []
     for (rules, group), proved in zip(distinct.items(), found):
         for name in group:
