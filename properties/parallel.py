@@ -26,7 +26,7 @@ from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
-__all__ = ["default_jobs", "run_units", "UnitError"]
+__all__ = ["default_jobs", "run_units", "in_background", "UnitError"]
 
 Unit = TypeVar("Unit")
 
@@ -81,6 +81,16 @@ def run_units(function: Callable[[Unit], Any], units: Sequence[Unit], *, jobs: i
             os.kill(pid, signal.SIGTERM)
             os.waitpid(pid, 0)
     return [found[i] for i in range(len(units))]
+
+
+def in_background(function: Callable[[Unit], Any], unit: Unit) -> Callable[[], Any]:
+    """Start ``function(unit)`` in a forked process; return what waits for its result and gives it (computed here,
+    at once, where processes cannot be forked)."""
+    if not hasattr(os, "fork"):
+        value = function(unit)
+        return lambda: value
+    reader, pid = _start(function, unit)
+    return lambda: _result(reader, pid)
 
 
 def _start(function: Callable[[Any], Any], unit: Any) -> tuple[Connection, int]:

@@ -87,17 +87,11 @@ import json
 import sys
 import time
 
-from hearts_ref.commands import positive_seconds, rules_label
+from hearts_ref.commands import positive_seconds, process_count, rules_label
 from hearts_ref.console import ProgressDisplay, show
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
 __all__ = ["configure", "run"]
-
-
-def _jobs(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"the number of processes must be a whole number >= 1, got {text!r}")
-    return int(text)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -114,7 +108,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
     parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 60)")
-    parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+    parser.add_argument("--jobs", type=process_count, default=None, metavar="N",
                         help="processes for the inductive proofs and the variant combinations (default: one per "
                              "core); the report does not depend on it")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
