@@ -32,7 +32,7 @@ from hearts_ref.variants import PRESETS, Rules
 from properties.catalogue import BY_ID, INVARIANTS, expected_outcome, not_applicable
 from properties.counterexamples import Counterexample, from_model, is_stuck, simplest_stuck_hand
 from properties import findings as refutations
-from properties.parallel import default_jobs, run_units
+from properties.parallel import default_jobs, in_background
 from properties.results import ProofResult, all_match
 from properties.solving import (
     ERROR, IMPOSSIBLE, NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, VACUOUS, Answer, Claim, Prover, prove_schemas,
@@ -223,8 +223,9 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     """Return the result of every invariant under every preset in ``presets`` (all presets by default).
 
     The per-context and game-level proofs always run; ``deep`` adds the inductive proof (presets with
-    equal rules are proved once, each in a process of its own, ``jobs`` at a time: by default as many
-    as there are cores; the results do not depend on ``jobs``). ``timeout`` is per z3 query, in seconds.
+    equal rules are proved once). With ``jobs`` > 1 (default: as many as there are cores) the inductive
+    proofs are dealt out to that many processes, which run while this one proves the rest; the results
+    do not depend on ``jobs``. ``timeout`` is per z3 query, in seconds.
     """
     names = list(PRESETS) if presets is None else list(presets)
     for name in names:
@@ -233,9 +234,13 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
     fast = _FAST_TIER * len(names)
     total = fast + (len(names) if deep else 0)
+    distinct: dict[Rules, list[str]] = {}
+    for name in names if deep else ():
+        distinct.setdefault(Rules.preset(name), []).append(name)
+    pending = _start_inductive(distinct, session, jobs or default_jobs())
     results = _fast_results([(name, Rules.preset(name)) for name in names], session, progress, total)
     if deep:
-        results += _run_inductive(names, session, progress, fast, total, jobs or default_jobs())
+        results += _inductive(names, distinct, session, pending, progress, fast, total)
     return results
 
 
@@ -273,26 +278,33 @@ def _fast_results(targets: list[tuple[str, Rules]], session: Session, progress: 
     return results
 
 
-def _run_inductive(names: list[str], session: Session, progress: Progress | None, done: int, total: int,
-                   jobs: int) -> list[ProofResult]:
-    """The inductive proof of each distinct preset: with one job here, with the session's prover (the claims that
-    several presets share are answered once); with ``jobs`` > 1 the presets dealt out to that many processes
-    (:mod:`properties.parallel`), each starting from this session."""
-    distinct: dict[Rules, list[str]] = {}
-    for name in names:
-        distinct.setdefault(Rules.preset(name), []).append(name)
+def _start_inductive(distinct: dict[Rules, list[str]], session: Session,
+                     jobs: int) -> list[tuple[list[tuple[Rules, str]], Callable[[], Any]]]:
+    """With ``jobs`` > 1, the inductive proofs of the distinct rules dealt out to that many processes
+    (:mod:`properties.parallel`), started now: each unit of rules, and what waits for its results."""
     targets = [(rules, group[0]) for rules, group in distinct.items()]
-    count = max(1, min(jobs, len(targets)))
-    units = [(session, targets[k::count]) for k in range(count)]
-    counted = [done]
+    count = min(jobs, len(targets))
+    if count <= 1:
+        return []
+    units = [targets[k::count] for k in range(count)]
+    return [(unit, in_background(_inductive_unit, (session, unit))) for unit in units]
 
-    def finished(unit: tuple[Session, list[tuple[Rules, str]]], proved: list[list[ProofResult]]) -> None:
-        for (rules, label), results in zip(unit[1], proved):
-            counted[0] += len(distinct[rules])
+
+def _inductive(names: list[str], distinct: dict[Rules, list[str]], session: Session,
+               pending: list[tuple[list[tuple[Rules, str]], Callable[[], Any]]], progress: Progress | None,
+               done: int, total: int) -> list[ProofResult]:
+    """The inductive proof of each distinct preset: those started in other processes, or else proved here with the
+    session's prover (the claims that several presets share are answered once)."""
+    if not pending:
+        pending = [([target], lambda target=target: _inductive_unit((session, [target])))
+                   for target in [(rules, group[0]) for rules, group in distinct.items()]]
+    proved_by: dict[Rules, list[ProofResult]] = {}
+    for unit, waiting in pending:
+        for (rules, label), results in zip(unit, waiting()):
+            proved_by[rules] = results
+            done += len(distinct[rules])
             if progress:
-                progress(counted[0], total, f"{label} inductive: {_summary(results)}")
-    by_unit = run_units(_inductive_unit, units, jobs=jobs, done=finished)
-    proved_by = {rules: results for (_, unit), found in zip(units, by_unit) for (rules, _), results in zip(unit, found)}
+                progress(done, total, f"{label} inductive: {_summary(results)}")
     found = [proved_by[rules] for rules in distinct]
     results = []
     for (rules, group), proved in zip(distinct.items(), found):
