@@ -57,8 +57,8 @@ def main() -> int:
         parser.error(f"unknown command {', '.join(unknown)}" if unknown else "--repeat must be at least 1")
     trees = [HERE, *(tree.resolve() for tree in args.tree)]
     extra = ["--quiet"] + ([] if args.jobs is None else ["--jobs", str(args.jobs)])
-    table = Table("command", "tree", "best wall", "its CPU", "all walls", "exit", "target")
-    for name in names:
+    for name in names:   # a table per command, shown once it is timed
+        table = Table("command", "tree", "best wall", "its CPU", "all walls", "exit", "target")
         runs: dict[Path, list[tuple[float, float, int]]] = {tree: [] for tree in trees}
         for _ in range(args.repeat):
             for tree in trees:
@@ -68,7 +68,8 @@ def main() -> int:
             table.add_row("hearts-ref " + " ".join(COMMANDS[name]), "this" if tree == HERE else str(tree),
                           f"{best[0]:.1f} s", f"{best[1]:.1f} s", " ".join(f"{w:.1f}" for w, _, _ in runs[tree]),
                           str(best[2]), f"≤ {TARGETS[name]:.0f} s")
-    show(table)
+        show(table)
+        sys.stdout.flush()
     print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
     return 0
 

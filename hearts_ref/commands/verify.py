@@ -188,9 +188,9 @@ def run(args: argparse.Namespace) -> int:
     for name, result in background.items():
         try:
             outcomes[name] = result()
-        except Exception as error:
-            outcomes[name] = {"ok": False, "summary": f"could not run: {type(error).__name__}", "failures": [],
-                              "seconds": 0.0}
+        except Exception as error:   # its process failed: the last line of its traceback says why
+            outcomes[name] = {"ok": False, "summary": f"could not run: {str(error).strip().splitlines()[-1]}",
+                              "failures": [], "seconds": 0.0}
     outcomes = {name: outcomes[name] for name in STEPS}
     ok = all(o["ok"] for o in outcomes.values())
     seconds = time.monotonic() - start
