@@ -14,11 +14,25 @@
 (True, '2H')
 """
 
+from typing import Any
+
 from properties.catalogue import BY_ID, INVARIANTS, Invariant, expected_outcome, expected_unsound
-from properties.engine_properties import GameLog, PropertyViolation, check_engine, play_game
 from properties.prove import run_catalogue
 from properties.results import ProofResult, all_match
-from properties.strategies import GamePlan, cards, deals, games, hands, rules, states
+
+# The Hypothesis side is imported when first asked for: the proofs do not need it, and it costs a third of a
+# second at every start of ``hearts-ref prove``.
+_LAZY = {name: "properties.engine_properties" for name in ("GameLog", "PropertyViolation", "check_engine", "play_game")}
+_LAZY |= {name: "properties.strategies" for name in ("GamePlan", "cards", "deals", "games", "hands", "rules", "states")}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'properties' has no attribute {name!r}")
 
 __all__ = [
     "BY_ID", "INVARIANTS", "Invariant", "expected_outcome", "expected_unsound",

@@ -24,7 +24,8 @@ from functools import cache
 from typing import Any
 
 from hearts_ref.variants import PARAMETERS, Rules
-from properties.catalogue import GAME_PARAMETERS, INVARIANTS, ROUND_PARAMETERS, expected_outcome, rules_for
+from properties.catalogue import BY_ID, GAME_PARAMETERS, INVARIANTS, ROUND_PARAMETERS, expected_outcome, rules_for
+from properties.parallel import default_jobs, run_units
 from properties.prove import Progress, Session, prove_context, prove_game
 from properties.results import ProofResult
 
@@ -71,24 +72,35 @@ def projections(invariant_id: str) -> list[dict[str, Any]]:
 
 
 def run_combinations(*, timeout: float = 60.0, session: Session | None = None, progress: Progress | None = None,
-                     invariants: Sequence[str] | None = None) -> dict[str, Any]:
-    """Prove the per-context catalogue for every combination; return the summary for the report and the JSON."""
+                     invariants: Sequence[str] | None = None, jobs: int | None = None) -> dict[str, Any]:
+    """Prove the per-context catalogue for every combination; return the summary for the report and the JSON.
+
+    The projections of one invariant for one number of players are a unit of work: with ``jobs`` > 1 (default:
+    as many as there are cores) each is proved in a process of its own (:mod:`properties.parallel`), starting
+    from ``session``; with one job, here, in ``session``. The results do not depend on ``jobs``.
+    """
     session = session or Session(timeout=timeout)
     start = time.perf_counter()
     chosen = [i for i in INVARIANTS if ("context" in i.methods or "game" in i.methods)
               and (invariants is None or i.id in invariants)]
-    todo = [(invariant, values) for invariant in chosen for values in projections(invariant.id)]
-    proved: dict[tuple[str, tuple[Any, ...]], ProofResult] = {}
-    for done, (invariant, values) in enumerate(todo, 1):
-        rules = rules_for(values)
-        if rules is None:
-            continue
-        label = ",".join(f"{k}={v}" for k, v in values.items())
-        prove = prove_game if "game" in invariant.methods else prove_context
-        result = prove(invariant.id, rules, session, label=label)
-        proved[invariant.id, tuple(values.values())] = result
+    units: dict[tuple[str, Any], list[dict[str, Any]]] = {}
+    for invariant in chosen:
+        for values in projections(invariant.id):
+            if rules_for(values) is not None:
+                units.setdefault((invariant.id, values.get("players")), []).append(values)
+    todo = sum(len(projected) for projected in units.values())
+    counted = [0]
+
+    def finished(unit: tuple[Any, ...], results: list[ProofResult]) -> None:
+        counted[0] += len(results)
         if progress:
-            progress(done, len(todo), f"combinations {invariant.id} {label}: {result.status}")
+            progress(counted[0], todo, f"combinations {unit[1]} {results[-1].rules}: {_statuses(results)}")
+    found = run_units(_prove_unit, [(session, invariant_id, projected) for (invariant_id, _), projected
+                                    in units.items()], jobs=jobs or default_jobs(), done=finished)
+    proved: dict[tuple[str, tuple[Any, ...]], ProofResult] = {}
+    for ((invariant_id, _), projected), results in zip(units.items(), found):
+        for values, result in zip(projected, results):
+            proved[invariant_id, tuple(values.values())] = result
     summary: dict[str, Any] = {"combinations": len(round_combinations()), "parameters": list(ROUND_PARAMETERS),
                                "game_combinations": len(game_combinations()), "game_parameters": list(GAME_PARAMETERS),
                                "invariants": {}, "results": [], "unexpected": []}
@@ -122,3 +134,15 @@ def run_combinations(*, timeout: float = 60.0, session: Session | None = None, p
     summary["all_expected"] = all(v["all_expected"] for v in summary["invariants"].values())
     summary["seconds"] = round(time.perf_counter() - start, 3)
     return summary
+
+
+def _prove_unit(unit: tuple[Session, str, list[dict[str, Any]]]) -> list[ProofResult]:
+    """The results of one invariant for each of its projections ``values``, in the session."""
+    session, invariant_id, projected = unit
+    prove = prove_game if "game" in BY_ID[invariant_id].methods else prove_context
+    return [prove(invariant_id, rules_for(values), session, label=",".join(f"{k}={v}" for k, v in values.items()))
+            for values in projected]
+
+
+def _statuses(results: list[ProofResult]) -> str:
+    return ", ".join(sorted({r.status for r in results}))

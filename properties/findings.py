@@ -17,7 +17,7 @@ from hearts_ref.variants import Rules
 from properties import statements as said
 from properties.contexts import hand_claims
 from properties.counterexamples import Counterexample, from_model
-from properties.replay import confirm_on_engine, confirm_play as replay_play, confirm_rejection, find_replay
+from properties.replay import confirm_on_engine, confirm_play as replay_play, confirm_rejection
 from properties.solving import REFUTED, Answer, Claim
 
 __all__ = ["UNREACHED", "confirm_stuck", "confirm_play", "judge_play"]
@@ -29,7 +29,7 @@ def confirm_stuck(session: Any, rules: Rules, example: Counterexample) -> tuple[
     """Return the stuck counterexample replayed on the engine and True, or noted as not reached and False."""
     if not session.confirm:
         return example, True
-    replay = find_replay(rules, example.hand, example.context)
+    replay = session.replay(rules, example.hand, example.context)
     if replay is not None and confirm_on_engine(rules, replay) is None:
         return example.with_replay(replay), True
     return example.with_notes(UNREACHED), False
@@ -69,7 +69,7 @@ def confirm_play(session: Any, invariant_id: str, rules: Rules, claim: Claim,
         return example.with_notes("no hand of a size this context allows shows it: it may be unreachable"), False
     if not session.confirm:
         return example, True
-    replay = find_replay(rules, held, situation.ctx)
+    replay = session.replay(rules, held, situation.ctx)
     if replay is None:
         return example.with_notes(UNREACHED), False
     trouble = (replay_play(rules, replay, index, legal) if kind == "play"

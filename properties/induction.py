@@ -248,8 +248,12 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
 
     start = time.perf_counter()
     shared, own, seconds = [], {}, {}
-    for item in all_claims(rules):
+    claims = all_claims(rules)
+    while True:   # each claim's seconds count its making (the engine's play explored, Inv's parts) and its proof
         before = time.perf_counter()
+        item = next(claims, None)
+        if item is None:
+            break
         answer = session.prover.check(item.claim)
         seconds[item.invariant] = seconds.get(item.invariant, 0.0) + time.perf_counter() - before
         if item.kind == "exists":
@@ -279,8 +283,8 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
             confirmed, unreached = [], []
             for item, answer in refuted:
                 where = f"{item.claim.label} (the size, trick, opening and context parts of Inv hold)"
-                example = from_model(invariant.id, where, item.claim.shown, answer.model, context=item.shape.context,
-                                     hand=item.claim.hand)
+                example = _simplest(from_model(invariant.id, where, item.claim.shown, answer.model,
+                                               context=item.shape.context, hand=item.claim.hand), rules)
                 found, reached = confirm_stuck(session, rules, example)
                 (confirmed if reached else unreached).append(found)
             status = REFUTED if confirmed else UNCONFIRMED
@@ -298,6 +302,17 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
             if r.invariant == "LEGAL-MOVE-EXISTS" and hasattr(r, "_replace") else
             _with_detail(r, f"whole inductive proof {total:.1f}s") if r.invariant == "LEGAL-MOVE-EXISTS" else r
             for r in results]
+
+
+def _simplest(example: Any, rules: Rules) -> Any:
+    """The refutation with the simplest stuck hand of its size (as the per-context proofs give it): the same hand
+    whichever model z3 found, so the report does not depend on the order in which the proofs ran."""
+    from hearts_ref import legality
+    from properties.counterexamples import Counterexample, is_stuck, simplest_stuck_hand
+    size = example.hand.bit_count()
+    hand = simplest_stuck_hand(example.hand, lambda mask: mask.bit_count() == size and not mask & ~rules.deck_mask,
+                               is_stuck(legality.legal_plays, example.context, rules), rules)
+    return Counterexample(example.invariant, example.where, (("hand", hand),), example.context, hand)
 
 
 def _with_detail(result: Any, more: str) -> Any:

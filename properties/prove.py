@@ -3,7 +3,7 @@
 :func:`run_catalogue` is what ``hearts-ref prove`` and the ``verify`` job call::
 
     run_catalogue(presets=None, *, deep=False, timeout=60.0, legality=None,
-                  confirm=True, progress=None, jobs=1) -> list[ProofResult]
+                  confirm=True, progress=None, jobs=None) -> list[ProofResult]
 
 ``presets`` defaults to every preset. The fast tier (``deep=False``) runs the per-context
 proofs (:mod:`properties.contexts`, :mod:`properties.refinement`, :mod:`properties.transitions`)
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -33,6 +32,7 @@ from hearts_ref.variants import PRESETS, Rules
 from properties.catalogue import BY_ID, INVARIANTS, expected_outcome, not_applicable
 from properties.counterexamples import Counterexample, from_model, is_stuck, simplest_stuck_hand
 from properties import findings as refutations
+from properties.parallel import default_jobs, in_background
 from properties.results import ProofResult, all_match
 from properties.solving import (
     ERROR, IMPOSSIBLE, NOT_APPLICABLE, PROVED, REFUTED, UNCONFIRMED, VACUOUS, Answer, Claim, Prover, prove_schemas,
@@ -57,8 +57,18 @@ class Session:
         self.legality = legality
         self.confirm = confirm
         self._results: dict[tuple[Any, ...], tuple[str, Rules, ProofResult]] = {}
+        self._replays: dict[tuple[Any, ...], Any] = {}
         schemas = prove_schemas(self.prover, [3 * n for n in (3, 4, 5, 6)] + [3, 4, 5, 6])
         self.schemas_status = worst(a.status for a in schemas.values())
+
+    def replay(self, rules: Rules, hand: int, ctx: Any) -> Any:
+        """A deal and plays that reach ``hand`` to play in ``ctx`` (``find_replay``), searched once per run: the search is
+        seeded, so its answer depends on these three alone (several shapes and leaders refute with the same hand)."""
+        key = (rules, hand, ctx)
+        if key not in self._replays:
+            from properties.replay import find_replay
+            self._replays[key] = find_replay(rules, hand, ctx)
+        return self._replays[key]
 
     def legal_plays(self) -> Any:
         """The legality under test: the one given, else the engine's ``legal_plays`` (looked up now)."""
@@ -197,9 +207,9 @@ def _label(rules: Rules) -> str:
     return ",".join(f"{k}={v}" for k, v in rules.changes().items()) or "default"
 
 
-def _inductive_job(args: tuple[Rules, str, float, Any, bool]) -> list[ProofResult]:
-    rules, label, timeout, legality, confirm = args
-    return prove_inductive(rules, Session(timeout=timeout, legality=legality, confirm=confirm), label=label)
+def _inductive_unit(unit: tuple[Session, list[tuple[Rules, str]]]) -> list[list[ProofResult]]:
+    session, targets = unit
+    return [prove_inductive(rules, session, label=label) for rules, label in targets]
 
 
 def _tier(invariant_id: str) -> str | None:
@@ -209,12 +219,13 @@ def _tier(invariant_id: str) -> str | None:
 
 def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, timeout: float = 60.0,
                   legality: Any = None, confirm: bool = True, progress: Progress | None = None,
-                  jobs: int = 1) -> list[ProofResult]:
+                  jobs: int | None = None) -> list[ProofResult]:
     """Return the result of every invariant under every preset in ``presets`` (all presets by default).
 
     The per-context and game-level proofs always run; ``deep`` adds the inductive proof (presets with
-    equal rules are proved once; ``jobs`` > 1 runs them in that many processes).
-    ``timeout`` is per z3 query, in seconds.
+    equal rules are proved once). With ``jobs`` > 1 (default: as many as there are cores) the inductive
+    proofs are dealt out to that many processes, which run while this one proves the rest; the results
+    do not depend on ``jobs``. ``timeout`` is per z3 query, in seconds.
     """
     names = list(PRESETS) if presets is None else list(presets)
     for name in names:
@@ -223,9 +234,13 @@ def run_catalogue(presets: Sequence[str] | None = None, *, deep: bool = False, t
     session = Session(timeout=timeout, legality=legality, confirm=confirm)
     fast = _FAST_TIER * len(names)
     total = fast + (len(names) if deep else 0)
+    distinct: dict[Rules, list[str]] = {}
+    for name in names if deep else ():
+        distinct.setdefault(Rules.preset(name), []).append(name)
+    pending = _start_inductive(distinct, session, jobs or default_jobs())
     results = _fast_results([(name, Rules.preset(name)) for name in names], session, progress, total)
     if deep:
-        results += _run_inductive(names, session, progress, fast, total, jobs)
+        results += _inductive(names, distinct, session, pending, progress, fast, total)
     return results
 
 
@@ -263,29 +278,34 @@ def _fast_results(targets: list[tuple[str, Rules]], session: Session, progress: 
     return results
 
 
-def _run_inductive(names: list[str], session: Session, progress: Progress | None, done: int, total: int,
-                   jobs: int) -> list[ProofResult]:
-    """The inductive proof of each distinct preset: in one process with the session's prover (the claims that several
-    presets share are answered once), or with ``jobs`` > 1 in that many processes."""
-    distinct: dict[Rules, list[str]] = {}
-    for name in names:
-        distinct.setdefault(Rules.preset(name), []).append(name)
-    jobs_args = [(rules, group[0], session.prover.timeout, session.legality, session.confirm)
-                 for rules, group in distinct.items()]
-    found: list[list[ProofResult]] = []
-    if jobs > 1 and len(jobs_args) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for args, results in zip(jobs_args, pool.map(_inductive_job, jobs_args)):
-                found.append(results)
-                done += len(distinct[args[0]])
-                if progress:
-                    progress(done, total, f"{args[1]} inductive: {_summary(results)}")
-    else:
-        for rules, label, *_ in jobs_args:
-            found.append(prove_inductive(rules, session, label=label))
+def _start_inductive(distinct: dict[Rules, list[str]], session: Session,
+                     jobs: int) -> list[tuple[list[tuple[Rules, str]], Callable[[], Any]]]:
+    """With ``jobs`` > 1, the inductive proofs of the distinct rules dealt out to that many processes
+    (:mod:`properties.parallel`), started now: each unit of rules, and what waits for its results."""
+    targets = [(rules, group[0]) for rules, group in distinct.items()]
+    count = min(jobs, len(targets))
+    if count <= 1:
+        return []
+    units = [targets[k::count] for k in range(count)]
+    return [(unit, in_background(_inductive_unit, (session, unit))) for unit in units]
+
+
+def _inductive(names: list[str], distinct: dict[Rules, list[str]], session: Session,
+               pending: list[tuple[list[tuple[Rules, str]], Callable[[], Any]]], progress: Progress | None,
+               done: int, total: int) -> list[ProofResult]:
+    """The inductive proof of each distinct preset: those started in other processes, or else proved here with the
+    session's prover (the claims that several presets share are answered once)."""
+    if not pending:
+        pending = [([target], lambda target=target: _inductive_unit((session, [target])))
+                   for target in [(rules, group[0]) for rules, group in distinct.items()]]
+    proved_by: dict[Rules, list[ProofResult]] = {}
+    for unit, waiting in pending:
+        for (rules, label), results in zip(unit, waiting()):
+            proved_by[rules] = results
             done += len(distinct[rules])
             if progress:
-                progress(done, total, f"{label} inductive: {_summary(found[-1])}")
+                progress(done, total, f"{label} inductive: {_summary(results)}")
+    found = [proved_by[rules] for rules in distinct]
     results = []
     for (rules, group), proved in zip(distinct.items(), found):
         for name in group:

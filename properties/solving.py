@@ -152,9 +152,12 @@ class Prover:
 
 def _fits(hypotheses: list[Any], witness: tuple[tuple[Any, Any], ...]) -> bool:
     """Whether the hypotheses hold of the values ``witness`` gives their variables (a real state, say)."""
+    together = as_z3(all_of(hypotheses))
     pairs = [(var, z3.BitVecVal(value, var.size()) if z3.is_bv(var) else z3.IntVal(value) if z3.is_int(var)
               else z3.BoolVal(value)) for var, value in witness]
-    return all(z3.is_true(z3.simplify(z3.substitute(h, *pairs))) for h in hypotheses)
+    # One substitution of their conjunction (its terms shared), not one per hypothesis: with every variable given a
+    # value, each conjunct is a closed term the simplifier evaluates, so the conjunction is True exactly when each is.
+    return z3.is_true(z3.simplify(z3.substitute(together, *pairs)))
 
 
 _BITS_ONLY = z3.Probe("is-qfbv")

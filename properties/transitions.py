@@ -179,14 +179,14 @@ def winner_is(state: RoundState, card: Any) -> Any:
         return None
     trick = [c.cards for c in state.trick] + [card]
     winner = as_z3(trick_winner(trick, state.context.led_suit, state.leader, rules.players, S))
-    return lambda position: winner == (state.leader + position) % rules.players
+    won = [winner == (state.leader + position) % rules.players for position in range(rules.players)]
+    return won.__getitem__
 
 
-def _step_goal(rules: Rules, before: RoundState, card: Any, path: Path) -> Any:
+def _step_goal(rules: Rules, before: RoundState, card: Any, path: Path, won: Any) -> Any:
     if path.raised or not isinstance(path.result, RoundState):
         return False
     was, now = position_of(before), position_of(path.result)
-    won = winner_is(before, card)
     try:
         goals = [said.trick_order(rules, was, card, now), said.trick_winner(rules, was, card, now, won),
                  said.lead_winner(rules, was, card, now, won), said.hearts_after(rules, was, card, now)]
@@ -205,7 +205,8 @@ def play_steps_as_stated(rules: Rules, legality: Any = None) -> list[Claim]:
     for shape in shapes(rules):
         state = symbolic_round(rules, shape)
         card, paths, hypotheses = explored_play(state)
-        goal = all_of(implies(p.condition, _step_goal(rules, state, card, p)) for p in paths)
+        won = winner_is(state, card)
+        goal = all_of(implies(p.condition, _step_goal(rules, state, card, p, won)) for p in paths)
         real = real_states(rules).get((shape.leader, shape.position, shape.context))
         claims.append(Claim(shape.describe(rules.players), tuple(hypotheses), goal,
                             (("card", card),) + tuple((f"hand of seat {s}", h) for s, h in enumerate(state.hands)),

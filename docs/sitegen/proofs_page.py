@@ -67,7 +67,9 @@ An *inductive* counterexample speaks of the state of a round as the inductive pr
   assumed.
 
 Such a state satisfies those parts of the invariant, and the player to move has no legal play in
-it; it need not be a state that a round can reach. The **replay** shown next to it is what makes the
+it; it need not be a state that a round can reach. The hand shown is the simplest of its size with
+no legal play in that context (each highest card traded for a lower one while it stays stuck), as
+for a context counterexample, whichever state z3 found. The **replay** shown next to it is what makes the
 refutation real (for a context counterexample too): a bounded search finds a deal (no pass) and
 legal plays after which the player to move holds the *same hand* in the *same context* (the suit
 led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.

@@ -9,7 +9,7 @@ from typing import Any
 
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
-__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds"]
+__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count"]
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = DEFAULT_PRESET) -> None:
@@ -28,6 +28,13 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
     overrides = dict(parse_setting(text) for text in args.settings)
     return Rules.preset(args.preset or DEFAULT_PRESET, **overrides)
+
+
+def process_count(text: str) -> int:
+    """Return ``text`` as a number of processes, a whole number >= 1 (an argparse ``type``); else say why."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the number of processes must be a whole number >= 1, got {text!r}")
+    return int(text)
 
 
 def positive_seconds(text: str, maximum: float = math.inf) -> float:

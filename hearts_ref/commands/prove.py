@@ -16,7 +16,10 @@ GAME-ENDS (a bound on the rounds, or a game that never ends, replayed on the eng
 claim's hypotheses are first checked satisfiable (a vacuous proof fails). ``--all`` adds every
 variant combination of the registry (the round invariants per context, the game-level ones per
 game combination). ``--deep`` adds the inductive proof over the engine's own transition
-(``RoundState.play`` on symbolic cards) for each preset. Progress goes to stderr: a bar with
+(``RoundState.play`` on symbolic cards) for each preset. The inductive proofs and the
+combinations run in ``--jobs`` processes (default: one per core), each preset's proof and
+each invariant's combinations for one number of players in a process of its own, forked
+from the same state: the report is the same whatever ``--jobs`` is. Progress goes to stderr: a bar with
 the count, the rate and the time left on a terminal, otherwise a plain line
 ``prove: DONE/TOTAL what`` at most every two seconds (none with ``--quiet``). The report goes
 to stdout: a table of
@@ -84,17 +87,11 @@ import json
 import sys
 import time
 
-from hearts_ref.commands import positive_seconds, rules_label
+from hearts_ref.commands import positive_seconds, process_count, rules_label
 from hearts_ref.console import ProgressDisplay, show
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
 
 __all__ = ["configure", "run"]
-
-
-def _jobs(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"the number of processes must be a whole number >= 1, got {text!r}")
-    return int(text)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -111,8 +108,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
     parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 60)")
-    parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
-                        help="processes for the inductive proofs of several presets (default 1)")
+    parser.add_argument("--jobs", type=process_count, default=None, metavar="N",
+                        help="processes for the inductive proofs and the variant combinations (default: one per "
+                             "core); the report does not depend on it")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -150,7 +148,7 @@ def _prove(args: argparse.Namespace, progress: ProgressDisplay) -> int:
     if args.all:
         progress.close()
         with ProgressDisplay("prove --all", quiet=args.quiet, unit="proofs") as each:
-            combinations = run_combinations(session=Session(timeout=args.timeout), progress=each)
+            combinations = run_combinations(session=Session(timeout=args.timeout), progress=each, jobs=args.jobs)
     progress.close()
     return _report(args, results, presets, combinations, time.perf_counter() - start)
 

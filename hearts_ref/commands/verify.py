@@ -6,7 +6,9 @@ Without ``--preset`` or ``--set`` the proofs cover every preset and the stdio ga
 default rules. With them, both use the rules chosen (the first line names them): the proofs
 are those of ``hearts-ref prove --preset/--set``, and rules that can deadlock a round fail
 the job, unless they are a preset known to deadlock (``hearts_ref.variants.EXPECTED_UNSOUND``).
-The vectors and perft counts are fixed deals with their own rules.
+The vectors and perft counts are fixed deals with their own rules. With ``--jobs`` 2 or more
+(the default on a machine with several cores) the proofs run in a process of their own while
+the other steps run; the outcome is the same.
 
 Exit 0 when every step holds (every proof outcome as expected, every vector and perft count
 passed, no deviation over stdio), 1 otherwise, 2 for bad arguments.
@@ -23,7 +25,7 @@ from typing import Any
 
 from rich.text import Text
 
-from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args, rules_label
+from hearts_ref.commands import add_rules_arguments, positive_seconds, process_count, rules_from_args, rules_label
 from hearts_ref.console import ProgressDisplay, Table, indented, show
 from hearts_ref.variants import DEFAULT_PRESET, EXPECTED_UNSOUND, Rules, parse_setting
 
@@ -38,6 +40,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=positive_seconds, default=20.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 20)")
     parser.add_argument("--json", action="store_true", help="print the outcome of each step as JSON")
+    parser.add_argument("--jobs", type=process_count, default=None, metavar="N",
+                        help="with 2 or more (default: one per core), the proofs run in a process of their own while "
+                             "the other steps run")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.epilog = ("without --preset or --set the proofs cover every preset; with them, the proofs and the stdio "
                      "games use the rules chosen, and rules that can deadlock a round fail (unless they are a "
@@ -171,15 +176,22 @@ def run(args: argparse.Namespace) -> int:
         show(Text(f"hearts-ref verify: rules: {label}"))
     start = time.monotonic()
     outcomes: dict[str, dict[str, Any]] = {}
-    for name, step in STEPS.items():
-        began = time.monotonic()
-        with ProgressDisplay(f"verify {name}", quiet=args.quiet, unit=_UNITS[name]) as args.progress:
-            try:
-                outcome = step(rules, args)
-            except Exception as error:   # a step that cannot run is a failed verification, said plainly
-                outcome = {"ok": False, "summary": f"could not run: {type(error).__name__}: {error}", "failures": []}
-        outcome["seconds"] = round(time.monotonic() - began, 2)
-        outcomes[name] = outcome
+    background = {}
+    if (args.jobs or _cores()) > 1:   # the proofs, the longest step, beside the others (their progress is not shown)
+        from properties.parallel import in_background
+        background["proofs"] = in_background(_step, ("proofs", rules, argparse.Namespace(**{
+            **vars(args), "progress": lambda *_: None})))
+    for name in STEPS:
+        if name not in background:
+            with ProgressDisplay(f"verify {name}", quiet=args.quiet, unit=_UNITS[name]) as args.progress:
+                outcomes[name] = _step((name, rules, args))
+    for name, result in background.items():
+        try:
+            outcomes[name] = result()
+        except Exception as error:   # its process failed: the last line of its traceback says why
+            outcomes[name] = {"ok": False, "summary": f"could not run: {str(error).strip().splitlines()[-1]}",
+                              "failures": [], "seconds": 0.0}
+    outcomes = {name: outcomes[name] for name in STEPS}
     ok = all(o["ok"] for o in outcomes.values())
     seconds = time.monotonic() - start
     if args.json:
@@ -199,6 +211,23 @@ def run(args: argparse.Namespace) -> int:
          Text(f"hearts-ref verify: {verdict}: " + "; ".join(o["summary"] for o in outcomes.values())
               + f" ({seconds:.1f} s)", style="bold green" if ok else "bold red"))
     return 0 if ok else 1
+
+
+def _step(unit: tuple[str, Rules, argparse.Namespace]) -> dict[str, Any]:
+    """The outcome of one step, with the seconds it took."""
+    name, rules, args = unit
+    began = time.monotonic()
+    try:
+        outcome = STEPS[name](rules, args)
+    except Exception as error:   # a step that cannot run is a failed verification, said plainly
+        outcome = {"ok": False, "summary": f"could not run: {type(error).__name__}: {error}", "failures": []}
+    outcome["seconds"] = round(time.monotonic() - began, 2)
+    return outcome
+
+
+def _cores() -> int:
+    from properties.parallel import default_jobs
+    return default_jobs()
 
 
 _UNITS = {"proofs": "proofs", "vectors": "cases", "perft": "deals", "stdio": "games"}
