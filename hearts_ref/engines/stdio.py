@@ -332,16 +332,21 @@ class StdioEngine:
         if isinstance(outcome, Step):
             self._fresh = outcome
 
-    def _read_window(self, commands: list[tuple[str, dict[str, Any]]]) -> Iterator[Any]:
-        """Send ``commands``; yield each reply's outcome as it is read (a failure that ends the engine raises)."""
+    def _send(self, commands: list[tuple[str, dict[str, Any]]], timeout: float) -> tuple[EngineProcess, int]:
+        """Send ``commands`` in one write, numbered from the next seq; return the process and the first seq."""
         process = self._running()
         first = self._seq
         self._seq += len(commands)
         self._fresh = None
+        process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
+                     timeout, f"{commands[0][0]!r} (seq {first})")
+        return process, first
+
+    def _read_window(self, commands: list[tuple[str, dict[str, Any]]]) -> Iterator[Any]:
+        """Send ``commands``; yield each reply's outcome as it is read (a failure that ends the engine raises)."""
         clock = time.perf_counter
         sent = clock()
-        process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
-                     self.timeout, f"{commands[0][0]!r} (seq {first})")
+        process, first = self._send(commands, self.timeout)
         for seq, (command, _) in enumerate(commands, first):
             outcome = self._read_one(process, seq, command, True)
             now = clock()
@@ -410,14 +415,9 @@ class StdioEngine:
     def _send_and_read(self, commands: list[tuple[str, dict[str, Any]]], timeout: float, steps: bool,
                        add: Any, outcomes: list[Any]) -> list[Any]:
         """Send ``commands`` and read their replies into ``outcomes`` (which, on a failure, holds those read)."""
-        process = self._running()
-        first = self._seq
-        self._seq += len(commands)
-        self._fresh = None
         clock = time.perf_counter
         sent = clock()
-        process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
-                     timeout, f"{commands[0][0]!r} (seq {first})")
+        process, first = self._send(commands, timeout)
         failure: EngineFailure | None = None
         for seq, (command, _) in enumerate(commands, first):
             outcome = self._read_one(process, seq, command, steps, timeout)
