@@ -139,7 +139,7 @@ def test_a_stopped_run_writes_what_it_judged_marked_incomplete(signum, jobs, tmp
             assert time.monotonic() < deadline and runner.poll() is None, runner.communicate()
             time.sleep(0.02)
         runner.send_signal(signum)
-        out, err = runner.communicate(timeout=60)
+        out, err = runner.communicate(timeout=120)
     finally:
         if runner.poll() is None:
             runner.kill()
@@ -186,7 +186,7 @@ def test_signals_ignored_at_the_start_stay_ignored_by_the_runner(tmp_path):
         time.sleep(0.5)                                    # time for a wrongly kept handler to act
         assert runner.poll() is None
         runner.send_signal(signal.SIGTERM)
-        out, err = runner.communicate(timeout=60)
+        out, err = runner.communicate(timeout=120)
     finally:
         if runner.poll() is None:
             runner.kill()

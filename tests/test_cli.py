@@ -12,7 +12,7 @@ from tests.test_variants import ROOT
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "hearts_ref", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+                          cwd=ROOT, timeout=600)
 
 
 def test_play_transcript_shows_tricks_scores_and_winners():

@@ -105,5 +105,5 @@ def test_a_python_engine_in_the_current_folder_is_found_by_the_installed_command
     env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([command, "conform", "--engine", "python:my_engine:MyEngine", "--games", "1",
                            "--no-vectors", "--set", "max_rounds=1"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "verdict: PASS" in done.stdout, done.stderr

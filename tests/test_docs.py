@@ -404,7 +404,7 @@ def test_the_openspiel_finding_shows_the_recorded_run_and_it_is_current(site):
     command = excerpt.splitlines()[0].removeprefix("$ ").split()
     assert command[:2] == ["hearts-ref", "conform"]
     live = subprocess.run([sys.executable, "-m", "hearts_ref", *command[1:], "--quiet"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert live.returncode == 1, live.stderr
     now = [line.strip() for line in live.stdout.splitlines() if line.endswith("<--")]
     assert now == shown, f"the recorded run is out of date (python docs/build.py records it again): {now} != {shown}"

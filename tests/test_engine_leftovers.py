@@ -76,7 +76,7 @@ def test_a_runner_killed_with_sigkill_leaves_no_process_behind(tmp_path):
         engine = pids(tmp_path, "engine")[0]
         assert is_running(engine)              # hung on new_game, and it ignores the end of its input
         runner.kill()
-        runner.wait(timeout=30)
+        runner.wait(timeout=120)
         assert_all_gone(tmp_path)
     finally:
         if runner.poll() is None:
@@ -116,7 +116,7 @@ def test_a_runner_that_forked_and_then_died_leaves_no_process_behind(tmp_path):
               "os.kill(os.getpid(), 9)\n")
     runner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     child = int(runner.stdout.readline())
-    runner.wait(timeout=60)
+    runner.wait(timeout=120)
     try:
         assert runner.returncode == -signal.SIGKILL
         assert is_running(child)               # the fork lives on, holding the parent's file descriptors

@@ -39,7 +39,7 @@ def test_the_package_holds_every_vector_perft_and_schema_file_as_committed():
 
 def test_export_to_a_folder_and_to_a_zip_gives_the_same_files_and_the_same_bytes_each_time(tmp_path):
     process = subprocess.run([sys.executable, "-m", "hearts_ref", "vectors", "export", "--out", str(tmp_path / "s")],
-                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+                             cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert process.returncode == 0 and f"suite {SUITE_VERSION}" in process.stdout, process.stderr
     check = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=tmp_path / "s", capture_output=True, text=True)
     assert check.returncode == 0 and "FAILED" not in check.stdout
@@ -67,5 +67,5 @@ def test_export_refuses_a_folder_holding_other_files_and_replaces_an_earlier_exp
     export_suite(out)
     assert not (out / "vectors" / "old.json").exists() and (out / "SHA256SUMS").is_file()
     bad = subprocess.run([sys.executable, "-m", "hearts_ref", "vectors", "export", "--out", str(tmp_path)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "not empty" in bad.stderr and "Traceback" not in bad.stderr

@@ -24,7 +24,7 @@ GAME = game_record(random_game(Rules(), seed=21))
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "hearts_ref", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+                          timeout=600)
 
 
 def judge(data: dict):
