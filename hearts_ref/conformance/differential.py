@@ -58,6 +58,7 @@ from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
 from hearts_ref.conformance.forecast import Forecast
 from hearts_ref.conformance.judge import TEXT, diverged, judge_legal, judge_observation, reference_observation
 from hearts_ref.conformance.link import link_for
+from hearts_ref.conformance.quick import quick_round, takes_rounds
 from hearts_ref.conformance.script import Decider
 
 __all__ = ["Deviation", "GameRun", "Decider", "run_game", "expected_observation"]
@@ -95,6 +96,9 @@ class _Table:
         self.engine_deals = _deals(engine)
         forecasts = negative is None and callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
         self.link = link_for(engine, lookahead=forecasts and not self.engine_deals)
+        # the first round in one go (.quick), played step by step only when it differs
+        self.quick = (forecasts and not self.engine_deals and not self.link.lookahead and max_steps is None
+                      and takes_rounds(engine))
         self.stop_at_first = stop_at_first
         self.limit = max_steps if max_steps is not None else 1 << 62
         self.game = Game.new(rules)
@@ -151,6 +155,8 @@ class _Table:
             hands = decider.deal(self.rules, number)
             direction = decider.direction(self.rules, number)
             self.begin_round(hands, direction)
+            if self.quick and number == 1 and quick_round(self, hands, direction):
+                return None
             if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
                 self.link.send_round(hands, direction, *self.forecast.make_round(self.state))
         self.step += 1
@@ -203,7 +209,7 @@ class _Table:
         """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards, in the order the decider picks (seats
         choose in any order); they change hands once all have."""
         passer = getattr(self.decider, "passer", None)
-        while self.state.passing:
+        while self.state is not None and self.state.passing:   # (None: the round was judged in one go)
             planned = self.forecast.next_pass(self.state)   # the seat, its cards and the state after, forecast
             if planned is None:
                 planned = (passer(self.state) if passer is not None else self.state.to_move), None, None

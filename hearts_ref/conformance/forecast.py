@@ -116,6 +116,12 @@ class Forecast:
         if not self.plan and not self.passes:   # every choice forecast is made: nothing to take back
             self.mark, self.made = None, []
 
+    def keep(self) -> None:
+        """Every choice forecast was made (the engine took the round in one go): nothing to take back."""
+        self.plan.clear()
+        self.passes.clear()
+        self.mark, self.made = None, []
+
     def depart(self) -> None:
         """Drop the forecast: the decider goes back to it and makes again the choices made since."""
         if self.mark is None:
