@@ -277,17 +277,30 @@ class OpenSpielEngine:
         plays: list[tuple[Any, ...]] = []
         if self._passing:
             return shown, plays, None
-        state, last = self.state, len(cards) - 1
+        # The plays, as play() and play_view() make and show them, with their lookups bound once.
+        state, played, last = self.state, self._played, len(cards) - 1
+        legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
+        hearts_broken, points, bit = state.hearts_broken, state.points, _BIT_OF_ACTION.__getitem__
         for k, index in enumerate(cards):
-            mask = sum(map(_BIT_OF_ACTION.__getitem__, state.legal_actions()))
+            mask = sum(map(bit, legal_actions()))
             if not mask >> index & 1:
                 plays.append((mask,))
                 return shown, plays, None
-            self._apply(index, mask)
-            if k == last:
-                plays.append((mask,))
-                return shown, plays, self.observe()
-            plays.append((mask,) + self.play_view())
+            if k == last or len(played) == 48:   # the last trick: as play() keeps it for the round's points
+                self._apply(index, mask)
+                if k == last:
+                    plays.append((mask,))
+                    return shown, plays, self.observe()
+            else:
+                action = ACTION_OF_CARD[index]
+                apply_action(action)
+                played.append(action)
+                text = _TEXT_OF_ACTION[action]
+                self._trick = self._trick + (text,) if len(self._trick) < 4 else (text,)
+            n = len(played)
+            if self._points[0] != n // 4:   # a trick taken: OpenSpiel's points read again
+                self._points = (n // 4, (points(0), points(1), points(2), points(3)))
+            plays.append((mask, current_player(), self._trick if n % 4 else (), hearts_broken(), self._points[1]))
         return shown, plays, None
 
     def observe(self) -> Observation:
