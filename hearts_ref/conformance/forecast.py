@@ -74,12 +74,12 @@ class Forecast:
         return [(seat, cards) for _, seat, cards, _ in passes], plays
 
     def _plays(self, state: RoundState, allowed: int) -> list[tuple[Card, int]]:
-        decider = self.decider
-        plan = []
+        choose, plan = self.decider.play, []
+        add = plan.append
         while True:
-            card = decider.play(state, allowed)
+            card = choose(state, allowed)
             after = state.play(card)
-            plan.append((state, card, after))
+            add((state, card, after))
             if after.is_over or not after.legal:
                 break
             state, allowed = after, after.legal

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
@@ -185,7 +185,7 @@ class OpenSpielEngine:
             raise EngineRejection(f"OpenSpiel cannot pass {direction} with these parameters", "PASS-CYCLE")
         state.apply_action(action)
         # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4.
-        sorted_hands = [[ACTION_OF_CARD[i] for i in bits_of(m)] for m in masks]
+        sorted_hands = [_actions_of(m) for m in masks]
         for k in range(13):
             for seat in range(4):
                 state.apply_action(sorted_hands[seat][k])
@@ -344,6 +344,16 @@ class OpenSpielEngine:
         points = card_points(sum(last), self._point_rules)
         winner = trick_winner(last, (last[0].bit_length() - 1) // 13, leader, 4)
         return tuple(p + (points if seat == winner else 0) for seat, p in enumerate(before))
+
+
+def _actions_of(mask: int) -> list[int]:
+    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices."""
+    actions = []
+    while mask:
+        low = mask & -mask
+        actions.append(ACTION_OF_CARD[low.bit_length() - 1])
+        mask ^= low
+    return actions
 
 
 _ZEROS = (0, 0, 0, 0)
