@@ -6,7 +6,10 @@ random passes, uniformly random legal plays), it measures:
 - ``engine alone``: the engine by its own means (OpenSpiel's ``pyspiel`` state, no adapter);
   with ``--engine stdio``, ``hearts-ref serve`` driven over the protocol without a judge;
 - ``reference alone``: hearts-ref's immutable :class:`~hearts_ref.round.RoundState`;
-- ``campaign``: :func:`~hearts_ref.conformance.runner.run_differential`, every step judged.
+- ``campaign``: :func:`~hearts_ref.conformance.runner.run_differential`, every step judged
+  (in process, each round sent to OpenSpiel in one go and compared step by step:
+  :mod:`hearts_ref.conformance.quick`); with ``--step-by-step`` also the campaign whose loop
+  makes each move on its own, measured in the same run.
 
 Playing one round on each engine one after the other takes ``1/E + 1/R`` seconds, so the
 two engines allow ``1 / (1/E + 1/R)`` judged rounds per second; the *efficiency* is the
@@ -15,6 +18,7 @@ campaign's rounds/s divided by that. Run from the repository root:
     python bench/campaign_efficiency.py                      # OpenSpiel, in process
     python bench/campaign_efficiency.py --engine stdio       # hearts-ref serve, over stdio
     python bench/campaign_efficiency.py --profile            # where the campaign's time goes
+    python bench/campaign_efficiency.py --step-by-step       # and the loop of one move at a time
 
 Every figure is the best of ``--repeat`` runs of each part (a busy machine only slows a run
 down); the load average at the start is printed with them.
@@ -117,8 +121,12 @@ def cpu_seconds(pid: int | None = None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def campaign(engine: str, rules: Rules, games: int, seed: int, policies: tuple[str, ...]) -> tuple[int, float, str]:
-    """Judged rounds and seconds of a differential campaign (no negative checks), and its CPU time per round."""
+def campaign(engine: str, rules: Rules, games: int, seed: int, policies: tuple[str, ...],
+             step_by_step: bool = False) -> tuple[int, float, str]:
+    """Judged rounds and seconds of a differential campaign (no negative checks), and its CPU time per round.
+
+    ``step_by_step``: OpenSpiel without its round in one call, so that the loop makes each move on its own.
+    """
     if engine == "stdio":
         from hearts_ref.engines.stdio import StdioEngine
 
@@ -126,7 +134,10 @@ def campaign(engine: str, rules: Rules, games: int, seed: int, policies: tuple[s
     else:
         from hearts_ref.engines.openspiel import OpenSpielEngine
 
-        judged = OpenSpielEngine()
+        class OneMoveAtATime(OpenSpielEngine):
+            trace_round = None
+
+        judged = OneMoveAtATime() if step_by_step else OpenSpielEngine()
     pid = getattr(judged, "pid", None)
     start, own, other = time.perf_counter(), cpu_seconds(), cpu_seconds(pid) if pid else 0.0
     report = run_differential(judged, rules, games, seed, policies=policies, shrink_budget=0, spec=engine)
@@ -153,6 +164,8 @@ def main() -> int:
                         help="the campaign's policies, comma-separated, or 'all' (default uniform)")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs of each part")
     parser.add_argument("--profile", action="store_true", help="print where the campaign's time goes, by function")
+    parser.add_argument("--step-by-step", action="store_true",
+                        help="also measure the campaign whose loop makes each move on its own (in process)")
     args = parser.parse_args()
     stdio = args.engine == "stdio"
     policies = POLICY_NAMES if args.policies == "all" else tuple(args.policies.split(","))
@@ -185,6 +198,11 @@ def main() -> int:
           f"policies {','.join(policies)}")
     print(f"efficiency       {judged_rate / allowed:9.2f}")
     print(f"                 {cpu}")
+    if args.step_by_step and not stdio:
+        runs = [campaign(args.engine, rules, games, args.seed, policies, step_by_step=True)
+                for _ in range(args.repeat)]
+        judged, seconds, cpu = max(runs, key=lambda run: run[0] / run[1])
+        print(f"step by step     {judged / seconds:9.0f} rounds/s  efficiency {judged / seconds / allowed:.2f}, {cpu}")
     return 0
 
 

@@ -27,6 +27,11 @@ an ``illegal-deal`` finding, and the game ends there), given to the decider as t
 deal, and played on the reference. Its plays are sent one at a time (a departure from a
 forecast would replay the game, and the engine would deal other hands).
 
+An engine that plays a whole round in one call (``trace_round``: OpenSpiel's adapter) is sent
+a game's first round so, forecast, and the steps are compared all together (:mod:`.quick`);
+where anything differs the round is played again step by step, and judged here. Judging a
+step, keeping findings and stopping are :mod:`.verdicts`.
+
 >>> from hearts_ref.engine import ReferenceEngine
 >>> from hearts_ref.variants import Rules
 >>> from hearts_ref.conformance.script import ListSource, ScriptDecider
@@ -38,7 +43,6 @@ forecast would replay the game, and the engine would deal other hands).
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -56,9 +60,11 @@ from hearts_ref.conformance.diagnose import (
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
 from hearts_ref.conformance.forecast import Forecast
-from hearts_ref.conformance.judge import TEXT, diverged, judge_legal, judge_observation, reference_observation
+from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation
 from hearts_ref.conformance.link import link_for
+from hearts_ref.conformance.quick import quick_round, takes_rounds
 from hearts_ref.conformance.script import Decider
+from hearts_ref.conformance.verdicts import FIRST, Verdicts
 
 __all__ = ["Deviation", "GameRun", "Decider", "run_game", "expected_observation"]
 
@@ -66,7 +72,6 @@ expected_observation = reference_observation   # the reference's observation of 
 
 # Findings after which the engine's hands are no longer the reference's for the rest of the round.
 _HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
-_FIRST = "the first finding"   # why a ``stop_at_first`` game ended: not a stop worth reporting
 _PASS_TRIES = 3   # passes offered to a seat whose engine refuses legal ones
 
 
@@ -83,18 +88,23 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
     stopped = table.play(max_rounds, deadline, clock)
     if table.error is not None:
         restart_engine(engine)   # so that one failure fails one game, not every game after it
-    return table.outcome("" if stopped == _FIRST else stopped)
+    return table.outcome("" if stopped == FIRST else stopped)
 
 
-class _Table:
-    """A game in progress on both sides: the reference's game and round, what the engine showed last, the findings."""
+class _Table(Verdicts):
+    """A game in progress on both sides: the reference's game and round, what the engine showed last, the findings
+    (:class:`~.verdicts.Verdicts`: judging each step, keeping what it found, deciding when it stops)."""
 
     def __init__(self, engine: Engine, rules: Rules, decider: Decider, negative: Any, stop_at_first: bool,
                  max_steps: int | None):
+        super().__init__()
         self.engine, self.rules, self.decider, self.negative = engine, rules, decider, negative
         self.engine_deals = _deals(engine)
         forecasts = negative is None and callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
         self.link = link_for(engine, lookahead=forecasts and not self.engine_deals)
+        # the first round in one go (.quick), played step by step only when it differs
+        self.quick = (forecasts and not self.engine_deals and not self.link.lookahead and max_steps is None
+                      and takes_rounds(engine))
         self.stop_at_first = stop_at_first
         self.limit = max_steps if max_steps is not None else 1 << 62
         self.game = Game.new(rules)
@@ -103,9 +113,6 @@ class _Table:
         self.seen = reference_observation(self.game)   # what the engine showed last
         self.synced = True            # whether that is what the reference showed
         self.hands_known = True       # whether the engine's hands are the reference's (this round)
-        self.findings: list[Deviation] = []
-        self.repeats: Counter = Counter()
-        self.stale: dict[tuple[str, str], bool] = {}   # legal-set findings a stale lead context explains
         self.forecast = Forecast(decider)     # a round's plays chosen ahead, for an engine that takes them so
         self.error: Deviation | None = None
         self.unsupported = False
@@ -151,6 +158,8 @@ class _Table:
             hands = decider.deal(self.rules, number)
             direction = decider.direction(self.rules, number)
             self.begin_round(hands, direction)
+            if self.quick and number == 1 and quick_round(self, hands, direction):
+                return None
             if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
                 self.link.send_round(hands, direction, *self.forecast.make_round(self.state))
         self.step += 1
@@ -203,7 +212,7 @@ class _Table:
         """PASS-COUNT, PASS-SIMULTANEOUS: each seat chooses three cards, in the order the decider picks (seats
         choose in any order); they change hands once all have."""
         passer = getattr(self.decider, "passer", None)
-        while self.state.passing:
+        while self.state is not None and self.state.passing:   # (None: the round was judged in one go)
             planned = self.forecast.next_pass(self.state)   # the seat, its cards and the state after, forecast
             if planned is None:
                 planned = (passer(self.state) if passer is not None else self.state.to_move), None, None
@@ -358,95 +367,6 @@ class _Table:
             points = points[:winner] + (card_points(after.taken[winner], self.rules),) + points[winner + 1:]
         self._shown_at, self._shown = after, (trick, points)
         return trick, points
-
-    # Judging, recording, stopping ----------------------------------------------------------------
-
-    def judge(self, facts: StepFacts, reference: Observation, actual: Any, where: dict[str, Any]) -> str | None:
-        """Judge the engine's observation after a step; return why the game must stop, if it must."""
-        if not isinstance(actual, Observation):
-            return self.failed(where, (), f"observe() returned {type(actual).__name__}, not an Observation")
-        if self.synced and actual == reference:
-            self.seen = actual
-            return None
-        if facts.action != "play" and reference.phase == "play" == actual.phase and actual.to_move != reference.to_move:
-            facts = facts._replace(engine_legal=self.evidence())   # who the engine has open, and with what
-        finding = judge_observation(facts, reference, actual, self.step, where)
-        self.seen, self.synced = actual, actual == reference
-        if finding is not None:
-            if facts.action == "pass" and finding.rule_ids[0] == "PASS-CYCLE":
-                self.hands_known = False
-            stopped = self.record(finding)
-            if stopped:
-                return stopped
-        why = diverged(reference, actual, self.rules.players)
-        return f"the phases diverged: {why}" if why else None
-
-    def evidence(self) -> int | None:
-        """The engine's legal set now, as evidence for a diagnosis (None if it cannot say)."""
-        try:
-            return getattr(self.link.legal(), "mask", None)
-        except ENGINE_ERRORS:
-            return None
-
-    def offer(self, checks: Callable[[], list[Deviation]]) -> str | None:
-        """Run negative checks; record what they found; return why the game stops, if it does."""
-        try:
-            found = checks()
-        except EngineUnsupported as error:
-            return self.declined(error)
-        for finding in found:
-            if finding.is_error:
-                self.error = finding
-                return "engine failure"
-            stopped = self.record(finding)
-            if stopped:
-                return stopped
-            if finding.kind in ("accepted-illegal", "state-changed"):
-                return f"the engine took an illegal move ({finding.rule_ids[0]}): its game left the reference's"
-        return None
-
-    def record(self, finding: Deviation) -> str | None:
-        """Keep a finding (once per kind and rule); return why the game stops (with ``stop_at_first``)."""
-        signature = finding.signature()
-        if any(f.signature() == signature for f in self.findings):
-            self.repeats[signature] += 1
-        else:
-            self.findings.append(finding)
-        return _FIRST if self.stop_at_first else None
-
-    def refused(self, finding: Deviation) -> str:
-        self.record(finding)
-        return _FIRST if self.stop_at_first else "the engine refused a legal move it needed to go on"
-
-    def failed(self, where: dict[str, Any], rule_ids: tuple[str, ...], message: str) -> str:
-        self.error = Deviation("engine-error", tuple(rule_ids), self.step, where, message=message)
-        return "engine failure"
-
-    def declined(self, error: Exception) -> str:
-        self.unsupported = True
-        return f"the engine declined: {error}"
-
-    def fold_stale_leads(self) -> None:
-        """LEAD-WINNER: a legal set of a leader void in the suit just led is any card, as a LEAD-HEARTS bug would
-        make it too; once the game shows a stale lead context beyond doubt, such findings are put down to it."""
-        if not any(f.signature() == ("legal-set", "LEAD-WINNER") for f in self.findings):
-            return
-        for finding in list(self.findings):
-            signature = finding.signature()
-            if finding.kind == "legal-set" and signature[1] != "LEAD-WINNER" and self.stale.get(signature):
-                self.findings.remove(finding)
-                self.repeats[("legal-set", "LEAD-WINNER")] += 1 + self.repeats.pop(signature, 0)
-
-    def outcome(self, stopped: str) -> GameRun:
-        self.forecast.depart()   # the script holds the choices made, not those forecast
-        self.fold_stale_leads()
-        negative = self.negative
-        played_out = not stopped and self.game.over and self.error is None
-        reference = self.game if self.state is None else self.game._replace(round=self.state)
-        return GameRun(self.decider.script, self.findings, self.step, self.number,
-                       negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
-                       self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
-                       reference)
 
 
 def _deals(engine: Engine) -> bool:

@@ -74,12 +74,12 @@ class Forecast:
         return [(seat, cards) for _, seat, cards, _ in passes], plays
 
     def _plays(self, state: RoundState, allowed: int) -> list[tuple[Card, int]]:
-        decider = self.decider
-        plan = []
+        choose, plan = self.decider.play, []
+        add = plan.append
         while True:
-            card = decider.play(state, allowed)
+            card = choose(state, allowed)
             after = state.play(card)
-            plan.append((state, card, after))
+            add((state, card, after))
             if after.is_over or not after.legal:
                 break
             state, allowed = after, after.legal
@@ -115,6 +115,12 @@ class Forecast:
         self.made.append((before, seat))
         if not self.plan and not self.passes:   # every choice forecast is made: nothing to take back
             self.mark, self.made = None, []
+
+    def keep(self) -> None:
+        """Every choice forecast was made (the engine took the round in one go): nothing to take back."""
+        self.plan.clear()
+        self.passes.clear()
+        self.mark, self.made = None, []
 
     def depart(self) -> None:
         """Drop the forecast: the decider goes back to it and makes again the choices made since."""

@@ -287,15 +287,15 @@ def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
 
 def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
-    plays = list(_scoped("play", rules))
+    plays = [(s.name, s.test) for s in _scoped("play", rules)]   # those not reached yet
     found = set()
     for moment in moments(result, rules):
-        if moment.context.hearts_broken and not moment.context.first_trick:
+        if not plays or moment.context.hearts_broken and not moment.context.first_trick:
             break       # every play situation is on the first trick or while hearts are unbroken
-        for situation in plays:
-            if situation.test(moment, rules):
-                found.add(situation.name)
-        plays = [s for s in plays if s.name not in found]
+        reached = [name for name, test in plays if test(moment, rules)]
+        if reached:
+            found.update(reached)
+            plays = [(name, test) for name, test in plays if name not in found]
     taken = _taken(result, rules.players)
     found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
     return found

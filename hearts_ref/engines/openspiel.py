@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
@@ -185,7 +185,7 @@ class OpenSpielEngine:
             raise EngineRejection(f"OpenSpiel cannot pass {direction} with these parameters", "PASS-CYCLE")
         state.apply_action(action)
         # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4.
-        sorted_hands = [[ACTION_OF_CARD[i] for i in bits_of(m)] for m in masks]
+        sorted_hands = [_actions_of(m) for m in masks]
         for k in range(13):
             for seat in range(4):
                 state.apply_action(sorted_hands[seat][k])
@@ -242,20 +242,66 @@ class OpenSpielEngine:
         if seat is not None and seat != state.current_player():   # OpenSpiel plays for its current player
             raise EngineRejection(f"seat {seat} may not play now: it is seat {state.current_player()}'s turn",
                                   "TRICK-ORDER")
-        action = ACTION_OF_CARD[card.index]
-        played = self._played
         asked, mask = self._legal   # OpenSpiel's legal cards, if asked since the last play
-        if asked != len(played):
+        if asked != len(self._played):
             mask = sum(map(_BIT_OF_ACTION.__getitem__, state.legal_actions()))
-        if not mask >> card.index & 1:
-            raise EngineRejection(f"OpenSpiel does not allow {card} here" if not state.is_terminal()
+        self._apply(card.index, mask)
+
+    def _apply(self, index: int, mask: int) -> None:
+        """Play the card of index ``index``, OpenSpiel's legal cards being ``mask``; refused unless it is one."""
+        state, played = self.state, self._played
+        if not mask >> index & 1:
+            raise EngineRejection(f"OpenSpiel does not allow {CARDS[index]} here" if not state.is_terminal()
                                   else "the round is over")
+        action = ACTION_OF_CARD[index]
         if len(played) == 48:   # the last trick begins
             points = state.points
             self._before_last = (state.current_player(), (points(0), points(1), points(2), points(3)))
         state.apply_action(action)
         played.append(action)
         self._trick = self._trick + (_TEXT_OF_ACTION[action],) if len(self._trick) < 4 else (_TEXT_OF_ACTION[action],)
+
+    def trace_round(self, hands: Sequence[CardSet], direction: str, passes: Sequence[tuple[int, CardSet]],
+                    cards: Sequence[int]) -> tuple[list[Observation], list[tuple[Any, ...]], Observation | None]:
+        """Play a round's moves in one call (its deal, the passes, the cards by index, each by the seat to move) and
+        return what OpenSpiel showed: its observation after the deal and after each pass; for each card but the
+        last, its legal cards before it (a mask) and its observation after it as the fields a play changes
+        (:meth:`play_view`: the rest is the play phase's, no round scores, totals at zero, the game not over);
+        its observation after the last card. A refused move raises, as the move alone would; a card OpenSpiel
+        does not allow ends the trace before it (its legal cards the last entry)."""
+        self.start_round(hands, direction)
+        shown = [self.observe()]
+        for seat, chosen in passes:
+            self.pass_cards(seat, chosen)
+            shown.append(self.observe())
+        plays: list[tuple[Any, ...]] = []
+        if self._passing:
+            return shown, plays, None
+        # The plays, as play() and play_view() make and show them, with their lookups bound once.
+        state, played, last = self.state, self._played, len(cards) - 1
+        legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
+        hearts_broken, points, bit = state.hearts_broken, state.points, _BIT_OF_ACTION.__getitem__
+        for k, index in enumerate(cards):
+            mask = sum(map(bit, legal_actions()))
+            if not mask >> index & 1:
+                plays.append((mask,))
+                return shown, plays, None
+            if k == last or len(played) == 48:   # the last trick: as play() keeps it for the round's points
+                self._apply(index, mask)
+                if k == last:
+                    plays.append((mask,))
+                    return shown, plays, self.observe()
+            else:
+                action = ACTION_OF_CARD[index]
+                apply_action(action)
+                played.append(action)
+                text = _TEXT_OF_ACTION[action]
+                self._trick = self._trick + (text,) if len(self._trick) < 4 else (text,)
+            n = len(played)
+            if self._points[0] != n // 4:   # a trick taken: OpenSpiel's points read again
+                self._points = (n // 4, (points(0), points(1), points(2), points(3)))
+            plays.append((mask, current_player(), self._trick if n % 4 else (), hearts_broken(), self._points[1]))
+        return shown, plays, None
 
     def observe(self) -> Observation:
         state = self.state
@@ -272,6 +318,11 @@ class OpenSpielEngine:
             # Between rounds the interface shows no trick and hearts not broken (as observe_game does).
             return Observation("game-over", None, (), False, self._raw_points(state), scores, scores, True,
                                tuple(p for p in range(4) if returns[p] == best))
+        return Observation("play", *self.play_view(), None, _ZEROS, False, ())
+
+    def play_view(self) -> tuple[int, tuple[str, ...], bool, tuple[int, ...]]:
+        """What the observation shows in the play phase: the seat to move, the trick, hearts broken, the points."""
+        state = self.state
         # The trick in progress: the plays OpenSpiel has taken since the last trick was complete.
         played = len(self._played)
         trick = self._trick if played % 4 else ()
@@ -279,8 +330,7 @@ class OpenSpielEngine:
         if self._points[0] != tricks:
             points = state.points
             self._points = (tricks, (points(0), points(1), points(2), points(3)))
-        return Observation("play", state.current_player(), trick, state.hearts_broken(),
-                           self._points[1], None, _ZEROS, False, ())
+        return state.current_player(), trick, state.hearts_broken(), self._points[1]
 
     def _raw_points(self, state: Any) -> tuple[int, ...]:
         """SCORE-POINTS before the moon and the bonuses, at the end of the round.
@@ -294,6 +344,16 @@ class OpenSpielEngine:
         points = card_points(sum(last), self._point_rules)
         winner = trick_winner(last, (last[0].bit_length() - 1) // 13, leader, 4)
         return tuple(p + (points if seat == winner else 0) for seat, p in enumerate(before))
+
+
+def _actions_of(mask: int) -> list[int]:
+    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices."""
+    actions = []
+    while mask:
+        low = mask & -mask
+        actions.append(ACTION_OF_CARD[low.bit_length() - 1])
+        mask ^= low
+    return actions
 
 
 _ZEROS = (0, 0, 0, 0)

@@ -1,0 +1,98 @@
+"""A round judged in one go: the engine plays the forecast round, and the loop goes step by step only if it differs.
+
+Most rounds of a campaign find nothing. For an engine that can play a whole round in one
+call (``trace_round``: OpenSpiel's adapter), :func:`quick_round` has the decider choose the
+round's passes and plays ahead on the reference (:meth:`~.forecast.Forecast.make_round`, as
+if the engine agreed at every step), sends them, and compares what the engine showed at each
+step with what the reference shows there — the same comparisons the play loop makes, in the
+same order, and as exact:
+
+- after the deal (DEAL-HANDS, PASS-CYCLE) and after each pass (PASS-*): the whole observation;
+- before each play: the engine's legal set with the reference's (LEAD-*, FOLLOW-*, FIRST-*),
+  hearts broken as the engine showed it with the reference's context;
+- after each play but the last: the fields a play changes (the seat to move, the trick,
+  hearts broken, the points: TRICK-*, BREAK-*, SCORE-POINTS); the others are, by the
+  engine's word, the play phase's with no round scores, totals at zero and the game not
+  over, which is what the reference shows in the first round of a game (the only one sent so);
+- after the last play: the whole observation (SCORE-*, END-*, WIN-*).
+
+When everything agrees the round is judged: the game moves on past it with nothing found. At
+the first difference (or a refusal, or a failure) nothing of the round is kept: the engine
+starts its game again (``new_game``), the decider goes back to where it was
+(:meth:`~.forecast.Forecast.depart`), and the play loop plays the round step by step, so that
+the finding, its step and its rule are those the step-by-step loop gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hearts_ref.engine import Observation, observe_game
+from hearts_ref.scoring import card_points
+from hearts_ref.conformance.judge import TEXT, reference_observation
+
+__all__ = ["quick_round", "takes_rounds"]
+
+
+def takes_rounds(engine: Any) -> bool:
+    """Whether ``engine`` plays a whole round in one call (``trace_round``)."""
+    return callable(getattr(engine, "trace_round", None))
+
+
+def quick_round(table: Any, hands: Any, direction: str) -> bool:
+    """Judge the round just dealt on ``table``'s reference (a ``_Table`` of :mod:`.differential`) in one call to the
+    engine; return True when it is judged (nothing differed: the table is past it), False when the round must be
+    played step by step (the engine and the decider are back at the round's start)."""
+    game, forecast = table.game, table.forecast
+    passes, plays = forecast.make_round(table.state)
+    steps, plan = list(forecast.passes), list(forecast.plan)
+    if not plan or not plan[-1][2].is_over:   # a round that does not play out (a deadlock): step by step
+        return _back(table)
+    try:
+        shown, views, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
+    except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
+        return _back(table)
+    expected = [reference_observation(game, table.state)] + [reference_observation(game, after) for *_, after in steps]
+    if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
+            or len(views) != len(plan) or type(final) is not Observation or game.totals != _ZEROS
+            or game.results or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
+        return _back(table)
+    if views[:-1] != _play_views(plan, table.rules) or views[-1] != (plan[-1][0].legal,):
+        return _back(table)
+    before, card, _ = plan[-1]
+    scored = game._replace(round=before).play(card)
+    if final != observe_game(scored):
+        return _back(table)
+    forecast.keep()
+    table.step += 1 + len(passes) + len(plays)
+    table.game, table.state, table.seen, table.synced = scored, None, final, True
+    return True
+
+
+_ZEROS = (0, 0, 0, 0)   # the totals the engine shows during its first round, by its word
+
+
+def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any) -> list[tuple[Any, ...]]:
+    """For each play but the last: the reference's legal set before it, and after it the seat to move, the trick
+    (as text), hearts broken and the points taken, each worked out from the play before (as the play loop does)."""
+    first = plan[0][0]
+    trick, points = tuple(map(TEXT.__getitem__, first.trick)), first.points_taken()
+    views = []
+    for before, card, after in plan[:-1]:
+        if after.trick:
+            trick = trick + (TEXT[card.index],)
+        else:
+            trick, winner = (), after.leader
+            points = points[:winner] + (card_points(after.taken[winner], rules),) + points[winner + 1:]
+        views.append((before.legal, after.to_play, trick, after.context.hearts_broken, points))
+    return views
+
+
+def _back(table: Any) -> bool:
+    """Undo a round tried in one go: the decider back to the round's start, the engine to its game's."""
+    table.forecast.depart()
+    try:
+        table.engine.new_game(table.rules)
+    except Exception:   # the step-by-step loop then meets the engine as it is, and judges that
+        pass
+    return False

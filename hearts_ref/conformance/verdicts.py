@@ -1,0 +1,132 @@
+"""Judging a differential game's steps, keeping its findings and deciding when it stops.
+
+:class:`Verdicts` is the half of a game in progress (:mod:`.differential`) that rules on what
+the engine showed: an observation after a step is compared with the reference's (and, when it
+differs, judged rule by rule: :func:`~.judge.judge_observation`); each finding is kept once per
+kind and rule, where it first showed (later ones counted as repeats); refusals, failures and
+declines end the game with their reason; negative checks' findings are recorded; legal-set
+findings that a stale lead context explains are put down to LEAD-WINNER; and the finished
+game becomes a :class:`~.findings.GameRun`.
+
+The game (its reference, the engine's link, the decider, the step) is the subclass's: these
+methods read ``self.game``, ``self.state``, ``self.link``, ``self.rules``, ``self.decider``,
+``self.forecast``, ``self.negative`` and ``self.step``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from hearts_ref.engine import Observation
+from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
+from hearts_ref.conformance.diagnose import StepFacts
+from hearts_ref.conformance.findings import Deviation, GameRun
+from hearts_ref.conformance.judge import diverged, judge_observation
+
+__all__ = ["Verdicts", "FIRST"]
+
+FIRST = "the first finding"   # why a ``stop_at_first`` game ended: not a stop worth reporting
+
+
+class Verdicts:
+    """What a game in progress found, what the engine showed last, and why it stops."""
+
+    stop_at_first = False
+    synced = True            # whether what the engine showed last is what the reference showed
+    hands_known = True       # whether the engine's hands are the reference's (this round)
+    error: Deviation | None = None
+    unsupported = False
+
+    def __init__(self) -> None:
+        self.findings: list[Deviation] = []
+        self.repeats: Counter = Counter()
+        self.stale: dict[tuple[str, str], bool] = {}   # legal-set findings a stale lead context explains
+
+    def judge(self, facts: StepFacts, reference: Observation, actual: Any, where: dict[str, Any]) -> str | None:
+        """Judge the engine's observation after a step; return why the game must stop, if it must."""
+        if not isinstance(actual, Observation):
+            return self.failed(where, (), f"observe() returned {type(actual).__name__}, not an Observation")
+        if self.synced and actual == reference:
+            self.seen = actual
+            return None
+        if facts.action != "play" and reference.phase == "play" == actual.phase and actual.to_move != reference.to_move:
+            facts = facts._replace(engine_legal=self.evidence())   # who the engine has open, and with what
+        finding = judge_observation(facts, reference, actual, self.step, where)
+        self.seen, self.synced = actual, actual == reference
+        if finding is not None:
+            if facts.action == "pass" and finding.rule_ids[0] == "PASS-CYCLE":
+                self.hands_known = False
+            stopped = self.record(finding)
+            if stopped:
+                return stopped
+        why = diverged(reference, actual, self.rules.players)
+        return f"the phases diverged: {why}" if why else None
+
+    def evidence(self) -> int | None:
+        """The engine's legal set now, as evidence for a diagnosis (None if it cannot say)."""
+        try:
+            return getattr(self.link.legal(), "mask", None)
+        except ENGINE_ERRORS:
+            return None
+
+    def offer(self, checks: Callable[[], list[Deviation]]) -> str | None:
+        """Run negative checks; record what they found; return why the game stops, if it does."""
+        try:
+            found = checks()
+        except EngineUnsupported as error:
+            return self.declined(error)
+        for finding in found:
+            if finding.is_error:
+                self.error = finding
+                return "engine failure"
+            stopped = self.record(finding)
+            if stopped:
+                return stopped
+            if finding.kind in ("accepted-illegal", "state-changed"):
+                return f"the engine took an illegal move ({finding.rule_ids[0]}): its game left the reference's"
+        return None
+
+    def record(self, finding: Deviation) -> str | None:
+        """Keep a finding (once per kind and rule); return why the game stops (with ``stop_at_first``)."""
+        signature = finding.signature()
+        if any(f.signature() == signature for f in self.findings):
+            self.repeats[signature] += 1
+        else:
+            self.findings.append(finding)
+        return FIRST if self.stop_at_first else None
+
+    def refused(self, finding: Deviation) -> str:
+        self.record(finding)
+        return FIRST if self.stop_at_first else "the engine refused a legal move it needed to go on"
+
+    def failed(self, where: dict[str, Any], rule_ids: tuple[str, ...], message: str) -> str:
+        self.error = Deviation("engine-error", tuple(rule_ids), self.step, where, message=message)
+        return "engine failure"
+
+    def declined(self, error: Exception) -> str:
+        self.unsupported = True
+        return f"the engine declined: {error}"
+
+    def fold_stale_leads(self) -> None:
+        """LEAD-WINNER: a legal set of a leader void in the suit just led is any card, as a LEAD-HEARTS bug would
+        make it too; once the game shows a stale lead context beyond doubt, such findings are put down to it."""
+        if not any(f.signature() == ("legal-set", "LEAD-WINNER") for f in self.findings):
+            return
+        for finding in list(self.findings):
+            signature = finding.signature()
+            if finding.kind == "legal-set" and signature[1] != "LEAD-WINNER" and self.stale.get(signature):
+                self.findings.remove(finding)
+                self.repeats[("legal-set", "LEAD-WINNER")] += 1 + self.repeats.pop(signature, 0)
+
+    def outcome(self, stopped: str) -> GameRun:
+        self.forecast.depart()   # the script holds the choices made, not those forecast
+        self.fold_stale_leads()
+        negative = self.negative
+        played_out = not stopped and self.game.over and self.error is None
+        reference = self.game if self.state is None else self.game._replace(round=self.state)
+        return GameRun(self.decider.script, self.findings, self.step, self.number,
+                       negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
+                       self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
+                       reference)

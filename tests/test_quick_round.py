@@ -1,0 +1,117 @@
+"""A round judged in one go (.quick): the same report as step by step, for engines that agree and that do not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from hearts_ref import CardSet, Rules, deal   # noqa: E402
+from hearts_ref.cards import CARDS   # noqa: E402
+from hearts_ref.cardset import bits_of   # noqa: E402
+from hearts_ref.conformance.runner import run_differential   # noqa: E402
+from hearts_ref.conformance.shrink import Budget   # noqa: E402
+from hearts_ref.engines.openspiel import OpenSpielEngine   # noqa: E402
+from hearts_ref.round import start_round   # noqa: E402
+
+OPENSPIEL = Rules.preset("openspiel")
+SHRINK = Budget(seconds=None, replays=200)   # counted in replays: the same shrink on any machine
+
+
+class StepByStep(OpenSpielEngine):
+    """OpenSpiel's adapter without its round in one call: the play loop judges every step itself."""
+
+    trace_round = None
+
+
+class Counted(OpenSpielEngine):
+    """OpenSpiel's adapter, counting the rounds it was sent in one call."""
+
+    traced = 0
+
+    def trace_round(self, *args, **kwargs):
+        Counted.traced += 1
+        return super().trace_round(*args, **kwargs)
+
+
+def _report(engine, rules, games, seed, negative_games=0):
+    """The report as JSON data, without the durations (a shrink's search keeps its seconds)."""
+    report = run_differential(engine, rules, games, seed, negative_games=negative_games, shrink_budget=SHRINK,
+                              spec="openspiel")
+    return _timeless(json.loads(report.dumps(timings=False)))
+
+
+def _timeless(data):
+    if isinstance(data, dict):
+        return {key: _timeless(value) for key, value in data.items() if key != "seconds"}
+    if isinstance(data, list):
+        return [_timeless(value) for value in data]
+    return data
+
+
+@pytest.mark.parametrize("overrides", [{}, {"qs_breaks_hearts": False}, {"jd_bonus": True},
+                                       {"can_lead_any_club": True}, {"must_break_hearts": False},
+                                       {"no_pts_on_first_trick": False}])
+def test_a_round_in_one_go_reports_what_step_by_step_does(overrides):
+    """Every finding, its step, its first rule and its reproduction: byte for byte, all policies."""
+    quick = _report(OpenSpielEngine(**overrides), OPENSPIEL, 24, 3, negative_games=4)
+    slow = _report(StepByStep(**overrides), OPENSPIEL, 24, 3, negative_games=4)
+    assert quick == slow
+    failed = quick["summary"]["counts"]["failed"]
+    assert (failed == 0) == (not overrides), failed
+
+
+def test_each_game_of_a_campaign_is_sent_in_one_go_and_judged_to_its_last_step():
+    Counted.traced = 0
+    report = run_differential(Counted(), OPENSPIEL, 20, 5, shrink_budget=0)
+    assert Counted.traced == 20 and report.summary()["counts"]["passed"] == 20 and report.rounds == 20
+    assert all(c.details["steps"] == 53 + 4 * (c.details["steps"] > 53) for c in report.cases)   # every step
+    assert sum(report.coverage.values()) > 20   # the games' situations counted, as step by step
+
+
+def test_the_trace_shows_what_observe_shows_after_each_move():
+    rules = OPENSPIEL
+    hands = deal(rules, seed=11)
+    state = start_round(rules, hands, direction="left")
+    passes = []
+    for seat in range(4):   # each seat passes its three lowest cards
+        low = list(bits_of(state.hands[seat]))[:3]
+        passes.append((seat, CardSet.from_mask(sum(1 << i for i in low))))
+        state = state.choose_pass(seat, passes[-1][1])
+    cards = []
+    while not state.is_over:   # each seat plays its lowest legal card
+        card = CARDS[next(bits_of(state.legal))]
+        cards.append(card.index)
+        state = state.play(card)
+    engine = OpenSpielEngine()
+    engine.new_game(rules)
+    shown, views, final = engine.trace_round(hands, "left", passes, cards)
+    one = OpenSpielEngine()
+    one.new_game(rules)
+    one.start_round(hands, "left")
+    observed = [one.observe()]
+    for seat, chosen in passes:
+        one.pass_cards(seat, chosen)
+        observed.append(one.observe())
+    assert shown == observed and len(views) == 52
+    for view, index in zip(views, cards):
+        assert view[0] == one.legal_plays().mask
+        one.play(CARDS[index])
+        if len(view) > 1:
+            o = one.observe()
+            assert (o.phase, o.round_scores, o.totals, o.game_over, o.winners) == ("play", None, (0,) * 4, False, ())
+            assert view[1:] == (o.to_move, o.trick, o.hearts_broken, o.points_taken)
+    assert final == one.observe() and final.game_over
+
+
+def test_a_card_openspiel_does_not_allow_ends_the_trace_with_its_legal_cards():
+    rules = OPENSPIEL
+    hands = deal(rules, seed=4)
+    engine = OpenSpielEngine()
+    engine.new_game(rules)
+    opener = next(seat for seat in range(4) if 0 in [c.index for c in hands[seat]])   # who holds 2C
+    wrong = max(c.index for c in hands[opener])
+    shown, views, final = engine.trace_round(hands, "none", [], [wrong])
+    assert len(shown) == 1 and final is None and views == [(1 << 0,)]   # only the two of clubs may lead
