@@ -92,7 +92,15 @@ class ReplyTimes:
         self.seconds += seconds
         if seconds > self.slowest:
             self.slowest = seconds
-        self.bins[math.ceil(math.log10(max(seconds, 1e-7)) * self.BINS_PER_DECADE)] += 1
+        self.bins[_bin(seconds)] += 1
+
+    def add_all(self, waits: list[float]) -> None:
+        """Add the times of a batch of replies at once (each as :meth:`add` would)."""
+        if waits:
+            self.count += len(waits)
+            self.seconds += sum(waits)
+            self.slowest = max(self.slowest, max(waits))
+            self.bins.update(map(_bin, waits))
 
     def quantile(self, q: float) -> float:
         """Return the upper bound of the bin that holds the ``q`` quantile (within 12 %), at most the slowest."""
@@ -128,6 +136,11 @@ class ReplyTimes:
         """One line: how many replies, the median, the 95th percentile and the slowest."""
         return (f"{self.count} replies in {self.seconds:.1f} s: median {_duration(self.quantile(0.5))}, "
                 f"95% within {_duration(self.quantile(0.95))}, slowest {_duration(self.slowest)}")
+
+
+def _bin(seconds: float) -> int:
+    """The histogram bin of a reply time: bin k holds the times in (10**((k-1)/20), 10**(k/20)]."""
+    return math.ceil(math.log10(max(seconds, 1e-7)) * ReplyTimes.BINS_PER_DECADE)
 
 
 def _duration(seconds: float) -> str:
