@@ -4,8 +4,8 @@ A :class:`Channel` numbers every command it sends (``seq``, from 0 for each run 
 program), writes a batch of them in one write, and reads their replies in command order:
 each reply is judged by :func:`~hearts_ref.engines.replies.read_reply` (a compact step reply
 by the fast reader), and the time the runner waited for it is added to the engine's
-:class:`~hearts_ref.engines.health.ReplyTimes` (the replies of a batch that came together,
-in one read, waited for nothing more). A reply that breaks the protocol kills the program:
+:class:`~hearts_ref.engines.health.ReplyTimes` (of replies that came together, in one read,
+the first waited; the others waited for nothing more). A reply that breaks the protocol kills the program:
 its state is unknown now; the :class:`~hearts_ref.engines.failures.EngineProtocolError`
 quotes the line.
 
@@ -60,29 +60,23 @@ class Channel:
         """
         first = self.send(commands, timeout)
         process, read = self.process, self._read
-        end = seq = first
-        end += len(commands)
-        waits: list[float] = []
+        seq, end = first, first + len(commands)
+        add = self.times.add_read if timed else _untimed
         clock = time.perf_counter
         sent = clock()
-        try:
-            while seq < end:
-                lines = process.read_lines(timeout, _what(commands[seq - first][0], seq), end - seq)
-                waits.append(clock() - sent)
-                waits += _NO_WAIT * (len(lines) - 1)
-                for line in lines:
-                    self.line = line
-                    fast = step_from_line(line) if steps else None
-                    if fast is not None and fast[0] == seq:
-                        outcome = Step(fast[1], fast[2])
-                    else:
-                        outcome = read(line, seq, commands[seq - first][0], steps)
-                    seq += 1
-                    yield outcome
-                sent = clock()   # the time the runner spends on the replies is not the engine's
-        finally:
-            if timed:
-                self.times.add_all(waits)
+        while seq < end:
+            lines = process.read_lines(timeout, _what(commands[seq - first][0], seq), end - seq)
+            add(clock() - sent, len(lines))
+            for line in lines:
+                self.line = line
+                fast = step_from_line(line) if steps else None
+                if fast is not None and fast[0] == seq:
+                    outcome = Step(fast[1], fast[2])
+                else:
+                    outcome = read(line, seq, commands[seq - first][0], steps)
+                seq += 1
+                yield outcome
+            sent = clock()   # the time the runner spends on the replies is not the engine's
 
     def _read(self, line: bytes, seq: int, command: str, steps: bool) -> Any:
         """The outcome of ``line``, the reply to command ``seq``; one that breaks the protocol raises."""
@@ -103,7 +97,8 @@ class Channel:
                                    stderr_tail=process.stderr_tail())
 
 
-_NO_WAIT = [0.0]
+def _untimed(seconds: float, replies: int) -> None:
+    """Where the waits for the handshake and for ``quit`` go: nowhere."""
 
 
 def _what(command: str, seq: int) -> str:

@@ -94,13 +94,12 @@ class ReplyTimes:
             self.slowest = seconds
         self.bins[_bin(seconds)] += 1
 
-    def add_all(self, waits: list[float]) -> None:
-        """Add the times of a batch of replies at once (each as :meth:`add` would)."""
-        if waits:
-            self.count += len(waits)
-            self.seconds += sum(waits)
-            self.slowest = max(self.slowest, max(waits))
-            self.bins.update(map(_bin, waits))
+    def add_read(self, seconds: float, replies: int) -> None:
+        """Add ``replies`` that came in one read: the first waited ``seconds``, the others nothing more."""
+        self.add(seconds)
+        if replies > 1:
+            self.count += replies - 1
+            self.bins[_NO_WAIT_BIN] += replies - 1
 
     def quantile(self, q: float) -> float:
         """Return the upper bound of the bin that holds the ``q`` quantile (within 12 %), at most the slowest."""
@@ -141,6 +140,9 @@ class ReplyTimes:
 def _bin(seconds: float) -> int:
     """The histogram bin of a reply time: bin k holds the times in (10**((k-1)/20), 10**(k/20)]."""
     return math.ceil(math.log10(max(seconds, 1e-7)) * ReplyTimes.BINS_PER_DECADE)
+
+
+_NO_WAIT_BIN = _bin(0.0)
 
 
 def _duration(seconds: float) -> str:
