@@ -23,11 +23,30 @@ from hearts_ref.engines.failures import EngineProtocolError
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.engines.process import EngineProcess
 from hearts_ref.engines.replies import Step, read_reply
-from hearts_ref.protocol import WireError, encode_command, shorten, step_from_line
+from hearts_ref.protocol import CARD_TEXT, WireError, cards_to_wire, encode_command, shorten, step_from_line
 
-__all__ = ["Channel", "Command"]
+__all__ = ["Channel", "Command", "move_command"]
 
 Command = tuple[str, dict[str, Any]]   # a command's name and its fields (all but "seq" and "cmd")
+
+
+def move_command(kind: str, move: Any, *, seated: bool = False) -> Command:
+    """The command that makes a move: ``("deal", (hands, direction))``, ``("pass", (seat, cards))`` or
+    ``("play", (card, seat))``; a play names its seat only to an engine that is told it (``seated``).
+
+    >>> from hearts_ref.cards import Card
+    >>> move_command("play", (Card.parse("QS"), 2), seated=True)
+    ('play', {'card': 'QS', 'seat': 2})
+    """
+    if kind == "play":
+        card, seat = move
+        return "play", ({"card": CARD_TEXT[card.index]} if seat is None or not seated
+                        else {"card": CARD_TEXT[card.index], "seat": seat})
+    if kind == "pass":
+        seat, cards = move
+        return "pass", {"seat": seat, "cards": cards_to_wire(cards)}
+    hands, direction = move
+    return "start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction}
 
 
 class Channel:

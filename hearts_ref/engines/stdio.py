@@ -30,7 +30,7 @@ from typing import Any
 from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
-from hearts_ref.engines.channel import Channel, Command
+from hearts_ref.engines.channel import Channel, Command, move_command
 from hearts_ref.engines.failures import EngineFailure, EngineProtocolError
 from hearts_ref.engines.health import DEFAULT_LIMIT, Breaker, ReplyTimes
 from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -> StdioEngine; kept here too)
@@ -38,8 +38,7 @@ from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.engines.replies import Step, read_reply  # noqa: F401  (read_reply: kept here too)
 from hearts_ref.errors import HeartsError
 from hearts_ref.protocol import (
-    CARD_TEXT, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire, cards_from_wire, cards_to_wire,
-    observation_from_wire,
+    MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire, cards_from_wire, observation_from_wire,
 )
 from hearts_ref.variants import Rules
 
@@ -227,7 +226,7 @@ class StdioEngine:
 
     def start_round_observed(self, hands: Sequence[CardSet], direction: str) -> Step:
         """Start a round; return the observation and legal set the reply carries."""
-        return self._step("start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction})
+        return self._step(*move_command("deal", (hands, direction)))
 
     def deal_observed(self, direction: str) -> tuple[tuple[CardSet, ...], Step]:
         """Start a round the engine deals for itself (``capabilities.deals``): ``start_round`` without hands.
@@ -251,19 +250,14 @@ class StdioEngine:
 
     def pass_observed(self, seat: int, cards: CardSet) -> Step:
         """``seat`` passes ``cards``; return the observation and legal set the reply carries."""
-        return self._step("pass", {"seat": seat, "cards": cards_to_wire(cards)})
+        return self._step(*move_command("pass", (seat, cards)))
 
     def play_observed(self, card: Card, seat: int | None = None) -> Step:
         """``seat`` (None: the seat to move) plays ``card``; return the observation and legal set the reply carries.
 
         The seat is sent only to an engine that declared ``play_seat``.
         """
-        return self._step("play", self._play_fields(card, seat))
-
-    def _play_fields(self, card: Card, seat: int | None) -> dict[str, Any]:
-        if seat is None or not self._capabilities.play_seat:
-            return {"card": CARD_TEXT[card.index]}
-        return {"card": CARD_TEXT[card.index], "seat": seat}
+        return self._step(*move_command("play", (card, seat), seated=self.seat_in_play))
 
     def play_many(self, cards: Sequence[Card], seats: Sequence[int] | None = None) -> list[Step | EngineRejection]:
         """Play ``cards`` in order (by ``seats``, when given), sent together; return each card's :class:`Step` or
@@ -277,7 +271,7 @@ class StdioEngine:
         outcomes: list[Step | EngineRejection] = []
         by = list(seats) if seats is not None else [None] * len(cards)
         for start in range(0, len(cards), PIPELINE_WINDOW):
-            outcomes += self._exchange([("play", self._play_fields(card, seat))
+            outcomes += self._exchange([move_command("play", (card, seat), seated=self.seat_in_play)
                                         for card, seat in zip(cards[start:start + PIPELINE_WINDOW],
                                                               by[start:start + PIPELINE_WINDOW])], steps=True)
         for outcome in reversed(outcomes):
@@ -299,7 +293,8 @@ class StdioEngine:
         crash, a broken reply) is the last outcome. Replies not asked for are read, and dropped, before
         the next command.
         """
-        commands = [self._move_command(kind, move) for kind, move in moves]
+        seated = self.seat_in_play
+        commands = [move_command(kind, move, seated=seated) for kind, move in moves]
         self._drain()
         self._fresh = None
         replies = self._unread = self._replies(commands)
@@ -339,15 +334,6 @@ class StdioEngine:
                 if isinstance(outcome, EngineFailure) and not self.running:
                     raise outcome
 
-    def _move_command(self, kind: str, move: Any) -> tuple[str, dict[str, Any]]:
-        if kind == "play":
-            return "play", self._play_fields(*move)
-        if kind == "pass":
-            seat, cards = move
-            return "pass", {"seat": seat, "cards": cards_to_wire(cards)}
-        hands, direction = move
-        return "start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction}
-
     # Commands and replies ------------------------------------------------------------------
 
     def _step(self, command: str, fields: dict[str, Any]) -> Step:
@@ -364,34 +350,26 @@ class StdioEngine:
             raise outcome
         return outcome
 
-    def _exchange(self, commands: list[Command], *, timeout: float | None = None,
-                  steps: bool = False, in_place: bool = False) -> list[Any]:
+    def _exchange(self, commands: list[Command], *, timeout: float | None = None, steps: bool = False) -> list[Any]:
         """Send ``commands`` in one write and read their replies in order.
 
         Returns, per command, its ``ok`` reply (a :class:`Step` when ``steps``) or its
         :class:`EngineRejection`. A failure raises once every reply is read (so that the
         sequence numbers stay in step), or at once, killing the engine, when the replies
-        themselves break the protocol; ``in_place``: it is returned in its command's place
-        instead (and nothing after one that ended the engine). Every failure is counted by
-        the breaker.
+        themselves break the protocol. Every failure is counted by the breaker.
         """
         self._drain()   # (a failure it meets was counted when read)
         self.breaker.check()
-        outcomes: list[Any] = []
         try:   # the replies to the commands of a game are timed (not the handshake, nor quit)
-            outcomes += self._running().outcomes(commands, self.timeout if timeout is None else timeout,
-                                                 steps=steps, timed=timeout is None)
+            outcomes = list(self._running().outcomes(commands, self.timeout if timeout is None else timeout,
+                                                     steps=steps, timed=timeout is None))
             failure = next((outcome for outcome in outcomes if isinstance(outcome, EngineFailure)), None)
             if failure is not None:
                 raise failure
-            return outcomes
         except EngineFailure as error:
             self.breaker.failed(error)
-            if not in_place:
-                raise
-            if not any(outcome is error for outcome in outcomes):   # it ended the engine: the last outcome
-                outcomes.append(error)
-            return outcomes
+            raise
+        return outcomes
 
     def _running(self) -> Channel:
         """The channel to the running program; the next command's replies are no longer the last step's."""
