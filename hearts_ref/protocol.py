@@ -271,6 +271,7 @@ _SEAT_OF = {b"null": None, **{str(seat).encode(): seat for seat in range(10)}}
 _QUOTED_TEXT = {f'"{text}"'.encode(): text for text in CARD_TEXT}   # b'"QS"' -> "QS": canonical texts only
 _QUOTED_BIT = {f'"{text}"'.encode(): 1 << index for index, text in enumerate(CARD_TEXT)}
 _SHEETS: dict[bytes, Any] = {}   # score sheets read so far (one changes once a trick); forgotten past 4096
+_LEGALS: dict[bytes, CardSet] = {}   # legal sets read so far (a hand's often recur); forgotten past 4096
 
 
 def _ints(text: bytes) -> tuple[int, ...]:
@@ -303,14 +304,19 @@ def _trick(text: bytes) -> tuple[str, ...] | None:
 
 def _legal(text: bytes) -> CardSet | None:
     """The set of the cards between a legal set's brackets, ``text`` (canonical texts, none twice), or None."""
-    if not text:
-        return CardSet.from_mask(0)
-    try:
-        cards = text.split(b",")
-        mask = sum(map(_QUOTED_BIT.__getitem__, cards))
-    except KeyError:
-        return None
-    return CardSet.from_mask(mask) if mask.bit_count() == len(cards) else None
+    legal = _LEGALS.get(text)
+    if legal is None:
+        try:
+            cards = text.split(b",") if text else []
+            mask = sum(map(_QUOTED_BIT.__getitem__, cards))
+        except KeyError:
+            return None
+        if mask.bit_count() != len(cards):
+            return None
+        if len(_LEGALS) >= 4096:
+            _LEGALS.clear()
+        legal = _LEGALS[text] = CardSet.from_mask(mask)
+    return legal
 
 
 def step_from_line(line: bytes) -> tuple[int, Observation, CardSet] | None:
@@ -319,8 +325,8 @@ def step_from_line(line: bytes) -> tuple[int, Observation, CardSet] | None:
 
     Returns None for any other line, which the strict reader (:func:`decode`,
     :func:`observation_from_wire`) then reads: this one accepts nothing the strict reader refuses,
-    and reads what it accepts the same way. The score sheet, which changes once a trick, is read once
-    and remembered.
+    and reads what it accepts the same way. The score sheet, which changes once a trick, and the
+    legal sets are read once and remembered.
 
     >>> line = (b'{"seq":4,"ok":true,"observation":{"phase":"play","to_move":1,"trick":["2C"],'
     ...         b'"hearts_broken":false,"points_taken":[0,0,0,0],"round_scores":null,"totals":[0,0,0,0],'
