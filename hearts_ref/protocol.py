@@ -258,21 +258,65 @@ def observation_from_wire(data: Any) -> Observation:
 
 _INT_TEXT = rb"-?(?:0|[1-9][0-9]{0,17})"
 _INTS = rb"\[(?:" + _INT_TEXT + rb"(?:," + _INT_TEXT + rb")*)?\]"
-_CARD = rb'"(?:10|[2-9JQKA])[CDSH]"'
-_CARDS = rb"\[(?:" + _CARD + rb"(?:," + _CARD + rb")*)?\]"
-_STEP_LINE = re.compile(
+# A step reply's shape, its parts captured loosely (a card list as the text between its brackets, the score sheet
+# as the text from "points_taken" to the observation's end), each part then read strictly.
+_STEP_SHAPE = re.compile(
     rb'\{"seq":(0|[1-9][0-9]{0,17}),"ok":true,"observation":\{"phase":"(pass|play|round-over|game-over)",'
-    rb'"to_move":(null|' + _INT_TEXT + rb'),"trick":(' + _CARDS + rb'),"hearts_broken":(true|false),'
-    rb'"points_taken":(' + _INTS + rb'),"round_scores":(null|' + _INTS + rb'),"totals":(' + _INTS + rb'),'
-    rb'"game_over":(true|false),"winners":(' + _INTS + rb')\},"legal":(' + _CARDS + rb')\}\r?\n?')
+    rb'"to_move":(null|[0-9]),"trick":\[([^\]]*)\],"hearts_broken":(true|false),'
+    rb'("points_taken":[^}]*)\},"legal":\[([^\]]*)\]\}\r?\n?')
+_SHEET = re.compile(rb'"points_taken":(' + _INTS + rb'),"round_scores":(null|' + _INTS + rb'),"totals":('
+                    + _INTS + rb'),"game_over":(true|false),"winners":(' + _INTS + rb')')
+_PHASE_OF = {phase.encode(): phase for phase in PHASES}
+_SEAT_OF = {b"null": None, **{str(seat).encode(): seat for seat in range(10)}}
+_QUOTED_TEXT = {f'"{text}"'.encode(): text for text in CARD_TEXT}   # b'"QS"' -> "QS": canonical texts only
+_QUOTED_BIT = {f'"{text}"'.encode(): 1 << index for index, text in enumerate(CARD_TEXT)}
+_SHEETS: dict[bytes, Any] = {}   # score sheets read so far (one changes once a trick); forgotten past 4096
+_LEGALS: dict[bytes, CardSet] = {}   # legal sets read so far (a hand's often recur); forgotten past 4096
 
 
 def _ints(text: bytes) -> tuple[int, ...]:
     return tuple(map(int, text[1:-1].split(b","))) if len(text) > 2 else ()
 
 
-def _texts(text: bytes) -> list[str]:
-    return text[2:-2].decode().split('","') if len(text) > 2 else []
+def _sheet(text: bytes) -> tuple[Any, ...] | None:
+    """The score sheet of a step reply (points taken, round scores, totals, game over, winners), or None."""
+    sheet = _SHEETS.get(text, _SHEETS)
+    if sheet is _SHEETS:
+        match = _SHEET.fullmatch(text)
+        if match is None:
+            return None
+        points, scores, totals, over, winners = match.groups()
+        sheet = (_ints(points), None if scores == b"null" else _ints(scores), _ints(totals), over == b"true",
+                 _ints(winners))
+        if len(_SHEETS) >= 4096:
+            _SHEETS.clear()
+        _SHEETS[text] = sheet
+    return sheet
+
+
+def _trick(text: bytes) -> tuple[str, ...] | None:
+    """The cards between a trick's brackets, ``text`` (canonical texts only), or None."""
+    try:
+        return tuple(map(_QUOTED_TEXT.__getitem__, text.split(b","))) if text else ()
+    except KeyError:
+        return None
+
+
+def _legal(text: bytes) -> CardSet | None:
+    """The set of the cards between a legal set's brackets, ``text`` (canonical texts, none twice), or None."""
+    legal = _LEGALS.get(text)
+    if legal is None:
+        try:
+            cards = text.split(b",") if text else []
+            mask = sum(map(_QUOTED_BIT.__getitem__, cards))
+        except KeyError:
+            return None
+        if mask.bit_count() != len(cards):
+            return None
+        if len(_LEGALS) >= 4096:
+            _LEGALS.clear()
+        legal = _LEGALS[text] = CardSet.from_mask(mask)
+    return legal
 
 
 def step_from_line(line: bytes) -> tuple[int, Observation, CardSet] | None:
@@ -281,7 +325,8 @@ def step_from_line(line: bytes) -> tuple[int, Observation, CardSet] | None:
 
     Returns None for any other line, which the strict reader (:func:`decode`,
     :func:`observation_from_wire`) then reads: this one accepts nothing the strict reader refuses,
-    and reads what it accepts the same way.
+    and reads what it accepts the same way. The score sheet, which changes once a trick, and the
+    legal sets are read once and remembered.
 
     >>> line = (b'{"seq":4,"ok":true,"observation":{"phase":"play","to_move":1,"trick":["2C"],'
     ...         b'"hearts_broken":false,"points_taken":[0,0,0,0],"round_scores":null,"totals":[0,0,0,0],'
@@ -292,20 +337,17 @@ def step_from_line(line: bytes) -> tuple[int, Observation, CardSet] | None:
     >>> step_from_line(line.replace(b'"QS"', b'"3C"')) is None    # a card twice: the strict reader says so
     True
     """
-    match = _STEP_LINE.fullmatch(line)
+    match = _STEP_SHAPE.fullmatch(line)
     if match is None:
         return None
-    seq, phase, to_move, trick, broken, points, scores, totals, over, winners, legal = match.groups()
-    texts = _texts(legal)
-    mask = 0
-    for text in texts:
-        mask |= _BIT_OF_TEXT[text]
-    if mask.bit_count() != len(texts):
+    seq, phase, to_move, trick, broken, sheet, legal = match.groups()
+    trick, sheet, legal = _trick(trick), _sheet(sheet), _legal(legal)
+    if trick is None or sheet is None or legal is None:
         return None
-    observation = Observation(phase.decode(), None if to_move == b"null" else int(to_move), tuple(_texts(trick)),
-                              broken == b"true", _ints(points), None if scores == b"null" else _ints(scores),
-                              _ints(totals), over == b"true", _ints(winners))
-    return int(seq), observation, CardSet.from_mask(mask)
+    points, scores, totals, over, winners = sheet
+    observation = Observation(_PHASE_OF[phase], _SEAT_OF[to_move], trick, broken == b"true", points, scores,
+                              totals, over, winners)
+    return int(seq), observation, legal
 
 
 def capabilities_from_wire(data: Any) -> Capabilities:

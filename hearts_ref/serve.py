@@ -33,7 +33,7 @@ from hearts_ref.variants import PASS_DIRECTIONS, Rules
 
 __all__ = ["Server", "serve", "FLUSH_EVERY"]
 
-FLUSH_EVERY = 8     # replies written at once at most while more commands wait
+FLUSH_EVERY = 8     # replies written at once at most while more commands wait (the first of a batch alone, then 2, 4 …)
 
 
 class _Unsupported(Exception):
@@ -251,8 +251,9 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
     """Answer the commands read from ``stdin`` on ``stdout`` until ``quit`` or end of input; return 0.
 
     Replies are written in command order, and flushed whenever no further command is
-    waiting or :data:`FLUSH_EVERY` replies are ready: a runner that sends a round's plays at
-    once reads the first replies while the later ones are being worked out.
+    waiting, or when the first reply of a batch of commands read together is ready, then two
+    more, four, up to :data:`FLUSH_EVERY`: a runner that sends a round at once judges the first
+    replies while the later ones are being worked out.
     A line longer than ``max_line`` bytes is skipped to its end and refused as a bad request.
     """
     server = Server(engine if engine is not None else ReferenceEngine())
@@ -277,6 +278,7 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
                 replies.append(encode(server.answer(pending)))
             break
         *lines, pending = (pending + chunk).split(b"\n")
+        flush_at = 1
         for line in lines:
             if skipping or len(line) >= max_line:
                 skipping = False
@@ -285,8 +287,9 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
                 replies.append(server.reply_line(line))
             if server.done:
                 break
-            if len(replies) >= FLUSH_EVERY:
+            if len(replies) >= flush_at:
                 send()
+                flush_at = min(2 * flush_at, FLUSH_EVERY)
         if len(pending) > max_line:
             skipping, pending = True, b""
         if replies:                       # nothing more to answer now: send what is ready

@@ -9,7 +9,8 @@ from xml.etree import ElementTree
 import jsonschema
 
 from hearts_ref.conformance.outcomes import REPLAYS, replayed
-from hearts_ref.conformance.report import console_summary, junit_xml
+from hearts_ref.conformance.report import junit_xml
+from hearts_ref.conformance.summary import console_summary
 from hearts_ref.conformance.runner import run_differential
 from hearts_ref.conformance.shrink import Budget
 from hearts_ref.engine import ReferenceEngine

@@ -158,7 +158,7 @@ def test_deck_removed_an_engine_that_crashes_on_removed_cards_is_an_error_not_a_
 
 
 def main_summary(report: Report) -> str:
-    from hearts_ref.conformance.report import console_summary
+    from hearts_ref.conformance.summary import console_summary
     return console_summary(report)
 
 

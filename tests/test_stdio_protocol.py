@@ -18,7 +18,7 @@ from hearts_ref import CARDS, PARAMETERS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.protocol import (
     WireError, cards_from_wire, cards_to_wire, encode, observation_from_wire,
 )
-from hearts_ref.serve import Server, serve
+from hearts_ref.serve import FLUSH_EVERY, Server, serve
 from tests.engines.python_engines import ExplodesOnThirdPlay, FourPlayersOnly
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,6 +142,29 @@ def test_serve_answers_each_line_in_order_skips_overlong_lines_and_stops_at_quit
     assert [r["seq"] for r in replies] == [0, None, None, 2]
     assert replies[1]["error"]["message"] == "line longer than 200 bytes"
     assert replies[2]["error"]["message"].startswith("not JSON")
+
+
+class Writes(io.BytesIO):
+    """An output that remembers how many reply lines each flush sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushed: list[int] = []
+        self._at = 0
+
+    def flush(self) -> None:
+        self.flushed.append(self.getvalue()[self._at:].count(b"\n"))
+        self._at = len(self.getvalue())
+
+
+def test_serve_sends_the_first_reply_of_a_batch_at_once_then_two_four_up_to_flush_every():
+    """A runner that sends a round at once judges the first reply while the next ones are worked out."""
+    lines = [encode({"seq": 0, "cmd": "hello", "protocol": 1})]
+    lines += [encode({"seq": seq, "cmd": "observe"}) for seq in range(1, 30)]
+    out = Writes()
+    serve(ReferenceEngine(), io.BufferedReader(io.BytesIO(b"".join(lines))), out)
+    assert out.flushed == [1, 2, 4, FLUSH_EVERY, FLUSH_EVERY, 30 - 7 - 2 * FLUSH_EVERY]
+    assert [json.loads(line)["seq"] for line in out.getvalue().splitlines()] == list(range(30))
 
 
 def test_serve_answers_a_last_line_without_its_newline():

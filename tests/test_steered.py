@@ -9,7 +9,8 @@ from collections import Counter
 from hearts_ref import Rules, deal
 from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.policies import PolicyDecider, make_policy
-from hearts_ref.conformance.report import Report, merge_reports, console_summary
+from hearts_ref.conformance.report import Report, merge_reports
+from hearts_ref.conformance.summary import console_summary
 from hearts_ref.conformance.runner import run_differential
 from hearts_ref.conformance.endings import distance
 from hearts_ref.conformance.situations import end_situations, game_situations

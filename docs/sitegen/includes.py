@@ -67,7 +67,8 @@ def command_help(name: str, *, width: int = 88) -> str:
 def recorded_run(what: str) -> str:
     """Return the console summary of a recorded conformance run, ``ADAPTER:NAME=VALUE,…``, the rows without a
     failure left out, and where it was recorded."""
-    from hearts_ref.conformance.report import Report, console_summary
+    from hearts_ref.conformance.report import Report
+    from hearts_ref.conformance.summary import console_summary
     adapter, _, setting = what.partition(":")
     wanted = {name: json.loads(value) for name, _, value in (s.partition("=") for s in setting.split(",") if s)}
     data, missing = read_json(DATA / "conformance" / f"{adapter}.json")

@@ -110,7 +110,8 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hearts_ref.conformance.report import console_summary, junit_xml, load_report, merge_reports
+    from hearts_ref.conformance.report import junit_xml, load_report, merge_reports
+    from hearts_ref.conformance.summary import console_summary
 
     _check_outputs(args)
     if args.merge:
@@ -263,7 +264,7 @@ def _write(args: argparse.Namespace, report: Any, junit_xml: Any) -> None:
 
 def _summary(args: argparse.Namespace, report: Any) -> None:
     """Print the report: JSON with ``--json``, else the summary (drawn on a terminal, plain text otherwise)."""
-    from hearts_ref.conformance.report import console_summary, summary_renderables
+    from hearts_ref.conformance.summary import console_summary, summary_renderables
 
     if args.json:
         _print(report.dumps(timings=args.timings))

@@ -1,6 +1,7 @@
 """Engines that hearts-ref can judge, behind the :class:`hearts_ref.engine.Engine` interface.
 
-- :mod:`hearts_ref.engines.stdio`: any program speaking the JSON-lines protocol (``spec/protocol/``);
+- :mod:`hearts_ref.engines.stdio`: any program speaking the JSON-lines protocol (``spec/protocol/``), over a
+  :mod:`~hearts_ref.engines.channel` (numbered commands written together, their replies read in order);
 - :func:`load_engine`: an engine from a command-line SPEC (``reference``, ``python:module:attr``, ``openspiel``, a command),
   the same for every subcommand;
 - :mod:`hearts_ref.engines.failures`: the typed ways an engine fails (timeout, crash, protocol error);

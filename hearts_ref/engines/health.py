@@ -92,7 +92,14 @@ class ReplyTimes:
         self.seconds += seconds
         if seconds > self.slowest:
             self.slowest = seconds
-        self.bins[math.ceil(math.log10(max(seconds, 1e-7)) * self.BINS_PER_DECADE)] += 1
+        self.bins[_bin(seconds)] += 1
+
+    def add_read(self, seconds: float, replies: int) -> None:
+        """Add ``replies`` that came in one read: the first waited ``seconds``, the others nothing more."""
+        self.add(seconds)
+        if replies > 1:
+            self.count += replies - 1
+            self.bins[_NO_WAIT_BIN] += replies - 1
 
     def quantile(self, q: float) -> float:
         """Return the upper bound of the bin that holds the ``q`` quantile (within 12 %), at most the slowest."""
@@ -128,6 +135,14 @@ class ReplyTimes:
         """One line: how many replies, the median, the 95th percentile and the slowest."""
         return (f"{self.count} replies in {self.seconds:.1f} s: median {_duration(self.quantile(0.5))}, "
                 f"95% within {_duration(self.quantile(0.95))}, slowest {_duration(self.slowest)}")
+
+
+def _bin(seconds: float) -> int:
+    """The histogram bin of a reply time: bin k holds the times in (10**((k-1)/20), 10**(k/20)]."""
+    return math.ceil(math.log10(max(seconds, 1e-7)) * ReplyTimes.BINS_PER_DECADE)
+
+
+_NO_WAIT_BIN = _bin(0.0)
 
 
 def _duration(seconds: float) -> str:

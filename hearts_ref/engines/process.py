@@ -183,19 +183,37 @@ class EngineProcess:
             except (BrokenPipeError, ConnectionResetError):
                 raise self._ended(f"before reading {what}") from None
 
-    def read_line(self, timeout: float, what: str) -> bytes:
-        """Return the next line the engine writes (with its ``\\n``), waiting at most ``timeout`` seconds.
+    def read_lines(self, timeout: float, what: str, limit: int = 1) -> list[bytes]:
+        """Return the next lines the engine writes (without their ``\\n``): at least one, waited for at most
+        ``timeout`` seconds, and as many of those already read with it as make ``limit``.
 
         Raises :class:`EngineTimeout`, :class:`EngineCrashed` (the output ended and the
         program exited) or :class:`EngineProtocolError` (half a line, a line too long);
-        each of them kills the engine first.
+        each of them kills the engine first. A line too long after the first waits for the next call.
         """
         buffer = self._buffer
         end = buffer.find(b"\n")
+        if end < 0:
+            end = self._wait_for_line(timeout, what)
+        if end > self.max_line:
+            raise self._too_long(what)
+        last = buffer.rfind(b"\n") if limit > 1 else end
+        lines = bytes(buffer[:last]).split(b"\n")   # a few KiB: the replies of a batch that are here already
+        if len(lines) > limit:
+            del lines[limit:]
+        if last > self.max_line and max(map(len, lines)) > self.max_line:
+            del lines[next(k for k, line in enumerate(lines) if len(line) > self.max_line):]
+        del buffer[:sum(map(len, lines)) + len(lines)]
+        return lines
+
+    def _wait_for_line(self, timeout: float, what: str) -> int:
+        """Read until the buffer holds a whole line; return where it ends (or raise, as :meth:`read_lines` says)."""
+        buffer = self._buffer
         deadline = time.monotonic() + timeout
+        end = -1
         while end < 0:
             if len(buffer) > self.max_line:
-                break
+                raise self._too_long(what)
             if self._eof:
                 raise self._ended(f"while {what} was due")
             try:
@@ -212,14 +230,13 @@ class EngineProcess:
             start = len(buffer)
             buffer += chunk
             end = buffer.find(b"\n", start)
-        if end > self.max_line or (end < 0 and len(buffer) > self.max_line):
-            head = bytes(buffer[:200])
-            self.kill()
-            raise EngineProtocolError(f"engine wrote a line longer than {self.max_line} bytes as its reply to "
-                                      f"{what}; killed it", line=shorten(head), stderr_tail=self.stderr_tail())
-        line = bytes(buffer[:end + 1])
-        del buffer[:end + 1]
-        return line
+        return end
+
+    def _too_long(self, what: str) -> EngineProtocolError:
+        head = bytes(self._buffer[:200])
+        self.kill()
+        return EngineProtocolError(f"engine wrote a line longer than {self.max_line} bytes as its reply to "
+                                   f"{what}; killed it", line=shorten(head), stderr_tail=self.stderr_tail())
 
     def _ended(self, when: str) -> EngineCrashed | EngineProtocolError:
         """The failure of an engine whose output ended: an exit, half a line, or a closed pipe."""

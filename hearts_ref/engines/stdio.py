@@ -24,22 +24,21 @@ says why, and every call raises at once. :attr:`StdioEngine.replies` measures ev
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
+from hearts_ref.engines.channel import Channel, Command, move_command
 from hearts_ref.engines.failures import EngineFailure, EngineProtocolError
 from hearts_ref.engines.health import DEFAULT_LIMIT, Breaker, ReplyTimes
 from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -> StdioEngine; kept here too)
 from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
-from hearts_ref.engines.replies import Step, read_reply
+from hearts_ref.engines.replies import Step, read_reply  # noqa: F401  (read_reply: kept here too)
 from hearts_ref.errors import HeartsError
 from hearts_ref.protocol import (
-    CARD_TEXT, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire,
-    cards_from_wire, cards_to_wire, encode_command, observation_from_wire, shorten,
+    MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire, cards_from_wire, observation_from_wire,
 )
 from hearts_ref.variants import Rules
 
@@ -83,8 +82,7 @@ class StdioEngine:
         self.version = "?"
         self._capabilities = Capabilities()
         self._process: EngineProcess | None = None
-        self._seq = 0
-        self._line = b""                       # the last line read, quoted by protocol errors
+        self._channel: Channel | None = None   # the numbered commands and replies of this run of the program
         self.last_step: Step | None = None     # carried by the last reply that changed the state
         self._fresh: Step | None = None        # last_step, while no other command has been sent since
         self._unread: Iterator[Any] | None = None   # the replies of moves sent ahead (steps_many), not all read yet
@@ -104,7 +102,7 @@ class StdioEngine:
 
     def _start(self) -> None:
         self._process = EngineProcess(self.argv, cwd=self.cwd, env=self.env, max_line=self.max_line)
-        self._seq = 0
+        self._channel = Channel(self._process, self.replies)
         self._unread = None
         self.last_step = self._fresh = None
         try:
@@ -168,7 +166,7 @@ class StdioEngine:
     @property
     def commands_sent(self) -> int:
         """How many commands this run of the engine has been sent (hello included): its round trips."""
-        return self._seq
+        return self._channel.sent if self._channel is not None else 0
 
     @property
     def running(self) -> bool:
@@ -228,7 +226,7 @@ class StdioEngine:
 
     def start_round_observed(self, hands: Sequence[CardSet], direction: str) -> Step:
         """Start a round; return the observation and legal set the reply carries."""
-        return self._step("start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction})
+        return self._step(*move_command("deal", (hands, direction)))
 
     def deal_observed(self, direction: str) -> tuple[tuple[CardSet, ...], Step]:
         """Start a round the engine deals for itself (``capabilities.deals``): ``start_round`` without hands.
@@ -252,19 +250,14 @@ class StdioEngine:
 
     def pass_observed(self, seat: int, cards: CardSet) -> Step:
         """``seat`` passes ``cards``; return the observation and legal set the reply carries."""
-        return self._step("pass", {"seat": seat, "cards": cards_to_wire(cards)})
+        return self._step(*move_command("pass", (seat, cards)))
 
     def play_observed(self, card: Card, seat: int | None = None) -> Step:
         """``seat`` (None: the seat to move) plays ``card``; return the observation and legal set the reply carries.
 
         The seat is sent only to an engine that declared ``play_seat``.
         """
-        return self._step("play", self._play_fields(card, seat))
-
-    def _play_fields(self, card: Card, seat: int | None) -> dict[str, Any]:
-        if seat is None or not self._capabilities.play_seat:
-            return {"card": CARD_TEXT[card.index]}
-        return {"card": CARD_TEXT[card.index], "seat": seat}
+        return self._step(*move_command("play", (card, seat), seated=self.seat_in_play))
 
     def play_many(self, cards: Sequence[Card], seats: Sequence[int] | None = None) -> list[Step | EngineRejection]:
         """Play ``cards`` in order (by ``seats``, when given), sent together; return each card's :class:`Step` or
@@ -278,7 +271,7 @@ class StdioEngine:
         outcomes: list[Step | EngineRejection] = []
         by = list(seats) if seats is not None else [None] * len(cards)
         for start in range(0, len(cards), PIPELINE_WINDOW):
-            outcomes += self._exchange([("play", self._play_fields(card, seat))
+            outcomes += self._exchange([move_command("play", (card, seat), seated=self.seat_in_play)
                                         for card, seat in zip(cards[start:start + PIPELINE_WINDOW],
                                                               by[start:start + PIPELINE_WINDOW])], steps=True)
         for outcome in reversed(outcomes):
@@ -300,18 +293,19 @@ class StdioEngine:
         crash, a broken reply) is the last outcome. Replies not asked for are read, and dropped, before
         the next command.
         """
-        commands = [self._move_command(kind, move) for kind, move in moves]
+        seated = self.seat_in_play
+        commands = [move_command(kind, move, seated=seated) for kind, move in moves]
         self._drain()
         self._fresh = None
         replies = self._unread = self._replies(commands)
         return replies
 
-    def _replies(self, commands: list[tuple[str, dict[str, Any]]]) -> Iterator[Any]:
+    def _replies(self, commands: list[Command]) -> Iterator[Any]:
         """The outcomes of ``commands``, window by window, each counted by the breaker as :meth:`_exchange` counts."""
         outcome: Any = None
         self.breaker.check()   # an abandoned engine: raised to the first move, as a command sent alone raises it
         for start in range(0, len(commands), PIPELINE_WINDOW):
-            read, failed = self._read_window(commands[start:start + PIPELINE_WINDOW]), False
+            read, failed = self._running().outcomes(commands[start:start + PIPELINE_WINDOW], self.timeout), False
             while True:
                 try:
                     outcome = next(read)
@@ -322,37 +316,15 @@ class StdioEngine:
                     self._unread = None
                     yield error
                     return
-                if isinstance(outcome, Step):
+                if type(outcome) is Step:
                     self.last_step = outcome
                 elif isinstance(outcome, EngineFailure) and not failed:   # the first failure of a window counts
                     self.breaker.failed(outcome)
                     failed = True
                 yield outcome
         self._unread = None
-        if isinstance(outcome, Step):
+        if type(outcome) is Step:
             self._fresh = outcome
-
-    def _send(self, commands: list[tuple[str, dict[str, Any]]], timeout: float) -> tuple[EngineProcess, int]:
-        """Send ``commands`` in one write, numbered from the next seq; return the process and the first seq."""
-        process = self._running()
-        first = self._seq
-        self._seq += len(commands)
-        self._fresh = None
-        process.send(b"".join(encode_command(first + i, command, fields) for i, (command, fields) in enumerate(commands)),
-                     timeout, f"{commands[0][0]!r} (seq {first})")
-        return process, first
-
-    def _read_window(self, commands: list[tuple[str, dict[str, Any]]]) -> Iterator[Any]:
-        """Send ``commands``; yield each reply's outcome as it is read (a failure that ends the engine raises)."""
-        clock = time.perf_counter
-        sent = clock()
-        process, first = self._send(commands, self.timeout)
-        for seq, (command, _) in enumerate(commands, first):
-            outcome = self._read_one(process, seq, command, True)
-            now = clock()
-            self.replies.add(now - sent)
-            yield outcome
-            sent = clock()   # the time the runner spends on a reply is not the engine's
 
     def _drain(self) -> None:
         """Read, and drop, the replies of moves sent ahead that the runner did not ask for."""
@@ -361,15 +333,6 @@ class StdioEngine:
             for outcome in unread:
                 if isinstance(outcome, EngineFailure) and not self.running:
                     raise outcome
-
-    def _move_command(self, kind: str, move: Any) -> tuple[str, dict[str, Any]]:
-        if kind == "play":
-            return "play", self._play_fields(*move)
-        if kind == "pass":
-            seat, cards = move
-            return "pass", {"seat": seat, "cards": cards_to_wire(cards)}
-        hands, direction = move
-        return "start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": direction}
 
     # Commands and replies ------------------------------------------------------------------
 
@@ -387,68 +350,35 @@ class StdioEngine:
             raise outcome
         return outcome
 
-    def _exchange(self, commands: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None,
-                  steps: bool = False, in_place: bool = False) -> list[Any]:
+    def _exchange(self, commands: list[Command], *, timeout: float | None = None, steps: bool = False) -> list[Any]:
         """Send ``commands`` in one write and read their replies in order.
 
         Returns, per command, its ``ok`` reply (a :class:`Step` when ``steps``) or its
         :class:`EngineRejection`. A failure raises once every reply is read (so that the
         sequence numbers stay in step), or at once, killing the engine, when the replies
-        themselves break the protocol; ``in_place``: it is returned in its command's place
-        instead (and nothing after one that ended the engine). Every failure is counted by
-        the breaker.
+        themselves break the protocol. Every failure is counted by the breaker.
         """
         self._drain()   # (a failure it meets was counted when read)
         self.breaker.check()
-        outcomes: list[Any] = []
         try:   # the replies to the commands of a game are timed (not the handshake, nor quit)
-            return self._send_and_read(commands, self.timeout if timeout is None else timeout, steps,
-                                       self.replies.add if timeout is None else _ignore, outcomes)
+            outcomes = list(self._running().outcomes(commands, self.timeout if timeout is None else timeout,
+                                                     steps=steps, timed=timeout is None))
+            failure = next((outcome for outcome in outcomes if isinstance(outcome, EngineFailure)), None)
+            if failure is not None:
+                raise failure
         except EngineFailure as error:
             self.breaker.failed(error)
-            if not in_place:
-                raise
-            if not any(outcome is error for outcome in outcomes):   # it ended the engine: the last outcome
-                outcomes.append(error)
-            return outcomes
-
-    def _send_and_read(self, commands: list[tuple[str, dict[str, Any]]], timeout: float, steps: bool,
-                       add: Any, outcomes: list[Any]) -> list[Any]:
-        """Send ``commands`` and read their replies into ``outcomes`` (which, on a failure, holds those read)."""
-        clock = time.perf_counter
-        sent = clock()
-        process, first = self._send(commands, timeout)
-        failure: EngineFailure | None = None
-        for seq, (command, _) in enumerate(commands, first):
-            outcome = self._read_one(process, seq, command, steps, timeout)
-            now = clock()
-            add(now - sent)                  # a pipelined reply: the time since the one before it
-            sent = now
-            if isinstance(outcome, EngineFailure) and failure is None:
-                failure = outcome
-            outcomes.append(outcome)
-        if failure is not None:
-            raise failure
+            raise
         return outcomes
 
-    def _running(self) -> EngineProcess:
+    def _running(self) -> Channel:
+        """The channel to the running program; the next command's replies are no longer the last step's."""
         process = self._process
-        if process is None or process.closed:
+        if process is None or process.closed or self._channel is None:
             raise EngineFailure(f"engine {self.argv[0]} is not running (it failed or was closed); "
                                 "call restart() first")
-        return process
-
-    def _read_one(self, process: EngineProcess, seq: int, command: str, steps: bool, timeout: float | None = None) -> Any:
-        """The outcome of the reply to command ``seq``; a reply that breaks the protocol raises, killing the engine."""
-        what = f"{command!r} (seq {seq})"
-        self._line = line = process.read_line(self.timeout if timeout is None else timeout, what)
-        try:
-            outcome = read_reply(line, seq, what, steps=steps)
-        except WireError as error:
-            raise self._broken(f"bad reply to {what}: {error}") from None
-        if isinstance(outcome, EngineProtocolError):
-            raise self._broken(outcome.summary)
-        return outcome
+        self._fresh = None
+        return self._channel
 
     def _parse(self, parse):
         """Run ``parse`` on the reply just read; a malformed field is a protocol error."""
@@ -459,12 +389,4 @@ class StdioEngine:
 
     def _broken(self, message: str) -> EngineProtocolError:
         """Kill the engine (its state is unknown now) and return the protocol error, with the line."""
-        process = self._process
-        if process is not None:
-            process.kill()
-        return EngineProtocolError(f"{message}; killed the engine", line=shorten(self._line),
-                                   stderr_tail=process.stderr_tail() if process is not None else "")
-
-
-def _ignore(seconds: float) -> None:
-    """Where the reply times of the handshake and of quit go: nowhere."""
+        return self._channel.broken(message)
