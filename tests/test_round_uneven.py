@@ -138,3 +138,15 @@ def test_invalid_seed003_five_players_on_the_command_line_exits_2_naming_the_two
                             "--seed", "4"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert three.returncode == 0, three.stderr
     assert "trick 17:" in three.stdout
+
+
+def test_trick_order_referee_accepts_uneven_records_and_names_a_missing_second_card():
+    from hearts_ref.record_reader import record_from_json
+    from hearts_ref.records import game_record
+    from hearts_ref.referee import referee
+    data = game_record(random_game(THREE, seed=7))
+    assert referee(record_from_json(data, validate_schema=True)).findings == ()
+    first = data["rounds"][0]["tricks"][0]
+    first["cards"] = first["cards"][:3]     # the extra card's second card left out
+    findings = referee(record_from_json(data, validate_schema=True)).findings
+    assert findings[0].rule_id == "TRICK-ORDER" and "a second card to the first trick" in findings[0].message
