@@ -150,3 +150,21 @@ def test_trick_order_referee_accepts_uneven_records_and_names_a_missing_second_c
     first["cards"] = first["cards"][:3]     # the extra card's second card left out
     findings = referee(record_from_json(data, validate_schema=True)).findings
     assert findings[0].rule_id == "TRICK-ORDER" and "a second card to the first trick" in findings[0].message
+
+
+def test_trick_order_a_round_moved_to_other_seats_keeps_the_two_cards_together():
+    from hearts_ref.diff.rounds import move_seats, play_plan, random_round
+    plan = random_round(THREE, 4)
+    moved = move_seats(THREE, plan, {0: 1, 1: 2, 2: 0})
+    before, after = play_plan(THREE, plan), play_plan(THREE, moved)
+    assert after.score().points == tuple(before.score().points[i] for i in (2, 0, 1))
+    assert after.tricks[0].seats == tuple((seat + 1) % 3 for seat in before.tricks[0].seats)
+
+
+def test_trick_order_conform_judges_the_reference_over_stdio_under_uneven_hands():
+    result = subprocess.run([sys.executable, "-m", "hearts_ref", "conform", "--engine",
+                             f"{sys.executable} -m hearts_ref serve", "--preset", "seed003", "--set", "players=3",
+                             "--games", "2", "--jobs", "1", "--no-timings"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "verdict: PASS" in result.stdout
