@@ -168,3 +168,13 @@ def test_trick_order_conform_judges_the_reference_over_stdio_under_uneven_hands(
                             capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert result.returncode == 0, result.stderr
     assert "verdict: PASS" in result.stdout
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_trick_order_engine_properties_hold_in_uneven_games(seed):
+    """The game-level invariants, checked from the rules' text at every step, over whole games with uneven hands."""
+    from hearts_ref.engine import ReferenceEngine
+    from properties.engine_properties import play_game
+    from properties.strategies import GamePlan
+    log = play_game(ReferenceEngine(), GamePlan(THREE, (seed,), (seed, 3, 1, 4, 1, 5)))
+    assert log.stuck is None and log.rounds >= 1
