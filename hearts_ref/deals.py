@@ -19,20 +19,23 @@ from hearts_ref.variants import Rules
 
 __all__ = ["deal", "complete_deal"]
 
-_DECK_INDICES = {n: tuple(bits_of(Rules(players=n, pass_cycle="left-right-none").deck_mask))
-                 for n in (3, 4, 5, 6)}
-
+_DECK_INDICES = {(n, even_out): tuple(bits_of(Rules(players=n, pass_cycle="left-right-none", even_out=even_out).deck_mask))
+                 for n in (3, 4, 5, 6) for even_out in ("remove", "uneven") if n < 5 or even_out == "remove"}
 
 
 def deal(rules: Rules, *, seed: int | str | None = None, rng: random.Random | None = None,
          dealer: int = 0) -> tuple[CardSet, ...]:
     """DEAL-HANDS: shuffle the cards in play and deal them one at a time, clockwise from the dealer's left.
 
-    Give a ``seed`` or an explicit ``rng``; the same seed always gives the same deal.
+    Give a ``seed`` or an explicit ``rng``; the same seed always gives the same deal. With uneven
+    hands (``even_out = "uneven"``) the extra cards fall to the first seats dealt to.
+
+    >>> [len(hand) for hand in deal(Rules(players=3, pass_cycle="left-right-none", even_out="uneven"), seed=1)]
+    [17, 18, 17]
     """
     if rng is None:
         rng = random.Random(seed)
-    cards = list(_DECK_INDICES[rules.players])
+    cards = list(_DECK_INDICES[rules.players, rules.even_out])
     rng.shuffle(cards)
     n = rules.players
     hands = []
@@ -48,21 +51,22 @@ def complete_deal(rules: Rules, partial: Mapping[int, str | CardSet]) -> tuple[C
     """Return a full deal in which each seat of ``partial`` holds at least the cards given.
 
     The cards nobody was given are handed out lowest first, seat by seat, until every
-    hand is full. Handy for building the positions of tests and vectors.
+    hand is full (DEAL-HANDS: with uneven hands, seat 1, to the left of dealer 0, gets the extra card).
+    Handy for building the positions of tests and vectors.
     """
-    n, size = rules.players, rules.hand_size
+    n, sizes = rules.players, rules.dealt_sizes()
     masks = [0] * n
     used = 0
     for seat, cards in partial.items():
         mask = (CardSet.parse(cards) if isinstance(cards, str) else cards).mask
         if not 0 <= seat < n:
             raise InvalidCardError(f"DEAL-HANDS: no seat {seat} with {n} players")
-        if mask & used or mask & ~rules.deck_mask or mask.bit_count() > size:
+        if mask & used or mask & ~rules.deck_mask or mask.bit_count() > sizes[seat]:
             raise InvalidCardError(f"DEAL-HANDS: seat {seat} cannot hold {CardSet.from_mask(mask)}")
         masks[seat] = mask
         used |= mask
     rest = iter(bits_of(rules.deck_mask & ~used))
     for seat in range(n):
-        while masks[seat].bit_count() < size:
+        while masks[seat].bit_count() < sizes[seat]:
             masks[seat] |= 1 << next(rest)
     return tuple(CardSet.from_mask(m) for m in masks)

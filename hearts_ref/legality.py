@@ -28,7 +28,7 @@ from hearts_ref.cardset import BITS, HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.variants import Rules
 
 __all__ = ["Context", "legal_plays", "rejecting_rule", "allowing_rule", "opening_leads", "hearts_leads",
-           "follow_suit", "void_discards", "first_trick_discards", "breaks_hearts", "opening_leader"]
+           "follow_suit", "void_discards", "first_trick_discards", "first_two_cards", "breaks_hearts", "opening_leader"]
 
 CLUBS = SUIT_MASKS[Suit.CLUBS]
 _HEARTS_SUIT = int(Suit.HEARTS)   # a plain int: compared on every play until hearts break
@@ -41,6 +41,7 @@ class Context(NamedTuple):
     led_suit: int | None
     first_trick: bool
     hearts_broken: bool
+    pair_suit: int | None = None   # FIRST-TWO-CARDS: the suit of the first of a seat's two cards, on its second
 
 
 def opening_leads(hand: Any, rules: Rules) -> Any:
@@ -83,17 +84,34 @@ def void_discards(hand: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any
     return discards
 
 
+def first_two_cards(plays: Any, pair_suit: int, ops: Any = BITS) -> Any:
+    """FIRST-TWO-CARDS: of the ``plays`` the other rules allow, the second of a seat's two cards on the first
+    trick is of the suit of its first card (``pair_suit``) when one of them is; else any of them.
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> str(CardSet.from_mask(first_two_cards(CardSet.parse("5D KD 8S").mask, 1)))
+    '5D KD'
+    >>> str(CardSet.from_mask(first_two_cards(CardSet.parse("8S 9S").mask, 1)))
+    '8S 9S'
+    """
+    same = plays & SUIT_MASKS[pair_suit]
+    return ops.choose(ops.is_empty(same), plays, same)
+
+
 def legal_plays(hand: Any, ctx: Context, rules: Rules, ops: Any = BITS) -> Any:
     """Return the cards of ``hand`` that may be played in ``ctx`` under ``rules``.
 
-    Rules: LEAD-OPEN, LEAD-HEARTS, FOLLOW-SUIT, FOLLOW-VOID, FIRST-NO-POINTS, FIRST-EXCEPTION.
+    Rules: LEAD-OPEN, LEAD-HEARTS, FOLLOW-SUIT, FOLLOW-VOID, FIRST-NO-POINTS, FIRST-EXCEPTION, FIRST-TWO-CARDS.
     """
     if ctx.leading:
         if ctx.first_trick:
             return opening_leads(hand, rules)
         return hearts_leads(hand, ctx, rules, ops)
     same_suit = follow_suit(hand, ctx.led_suit)
-    return ops.choose(ops.is_empty(same_suit), void_discards(hand, ctx, rules, ops), same_suit)
+    plays = ops.choose(ops.is_empty(same_suit), void_discards(hand, ctx, rules, ops), same_suit)
+    if ctx.pair_suit is None:
+        return plays
+    return first_two_cards(plays, ctx.pair_suit, ops)
 
 
 def rejecting_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | None:
@@ -109,10 +127,14 @@ def rejecting_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | No
         return None if hearts_leads(hand, ctx, rules) & card else "LEAD-HEARTS"
     same_suit = follow_suit(hand, ctx.led_suit)
     if same_suit:
-        return None if same_suit & card else "FOLLOW-SUIT"
-    if ctx.first_trick and not first_trick_discards(hand, rules) & card:
-        return "FIRST-NO-POINTS"
-    return None if void_discards(hand, ctx, rules) & card else "FOLLOW-VOID"
+        rule = None if same_suit & card else "FOLLOW-SUIT"
+    elif ctx.first_trick and not first_trick_discards(hand, rules) & card:
+        rule = "FIRST-NO-POINTS"
+    else:
+        rule = None if void_discards(hand, ctx, rules) & card else "FOLLOW-VOID"
+    if rule is None and ctx.pair_suit is not None and not legal_plays(hand, ctx, rules) & card:
+        return "FIRST-TWO-CARDS"
+    return rule
 
 
 def allowing_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | None:
@@ -123,7 +145,8 @@ def allowing_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | Non
     when they may be led) and on LEAD-WINNER for any other card; a card of the suit led on
     FOLLOW-SUIT; a point card discarded on the first trick on FIRST-EXCEPTION when the hand
     holds only point cards, else on FIRST-NO-POINTS (a variant that allows it); any other
-    discard on FOLLOW-VOID.
+    discard on FOLLOW-VOID; the second of two cards on the first trick, of its first card's suit
+    but not of the suit led, on FIRST-TWO-CARDS.
 
     >>> from hearts_ref.cardset import CardSet
     >>> later_lead = Context(True, None, False, False)
@@ -140,6 +163,8 @@ def allowing_rule(hand: int, ctx: Context, rules: Rules, card: int) -> str | Non
         return "LEAD-HEARTS" if card & POINT_CARDS else "LEAD-WINNER"
     if follow_suit(hand, ctx.led_suit):
         return "FOLLOW-SUIT"
+    if ctx.pair_suit is not None and card & SUIT_MASKS[ctx.pair_suit]:
+        return "FIRST-TWO-CARDS"
     if ctx.first_trick and card & POINT_CARDS:
         only_points = rules.first_trick_points == "exception" and not hand & ~POINT_CARDS
         return "FIRST-EXCEPTION" if only_points else "FIRST-NO-POINTS"

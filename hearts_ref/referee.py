@@ -260,9 +260,11 @@ def _replay_trick(state: RoundState, recorded: RecordRound, k: int, path: str,
         findings.append(Finding(rule, f"{path}.leader", f"the record has seat {trick.leader} lead: {why}",
                                 True, number, k + 1, seat=trick.leader))
         return None
-    if len(trick.cards) != players:
+    extra = state.rules.extra_cards if state.first_trick else 0   # TRICK-ORDER: two cards from each extra card's seat
+    if len(trick.cards) != players + extra:
+        also = f" (and {extra} of them a second card to the first trick)" if extra else ""
         findings.append(Finding("TRICK-ORDER", f"{path}.cards", f"each of the {players} players plays one card to "
-                                f"a trick; the record has {len(trick.cards)}", True, number, k + 1))
+                                f"a trick{also}; the record has {len(trick.cards)}", True, number, k + 1))
         return None
     for position, card in enumerate(trick.cards):
         state = _replay_play(state, card, f"{path}.cards[{position}]", number, findings)

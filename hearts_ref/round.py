@@ -31,7 +31,8 @@ from hearts_ref.legality import Context, breaks_hearts, legal_plays, opening_lea
 from hearts_ref.scoring import RoundScore, card_points, round_scores
 from hearts_ref.variants import Rules
 
-__all__ = ["RoundState", "Trick", "start_round", "dealt_state", "is_pass", "trick_winner", "exchange", "DeadlockError", "PASS_SIZE"]
+__all__ = ["RoundState", "Trick", "start_round", "dealt_state", "is_pass", "trick_winner", "first_trick_seats", "exchange",
+           "DeadlockError", "PASS_SIZE"]
 
 PASS_SIZE = 3   # PASS-COUNT
 
@@ -45,11 +46,15 @@ class DeadlockError(HeartsError):
 
 
 class Trick(NamedTuple):
-    """A finished trick: who led, the card indices in play order, who won it (TRICK-WINNER)."""
+    """A finished trick: who led, the card indices in play order, who won it (TRICK-WINNER).
+
+    ``seats`` is the seat of each card when a seat played two (TRICK-ORDER, uneven hands), else None.
+    """
 
     leader: int
     indices: tuple[int, ...]
     winner: int
+    seats: tuple[int, ...] | None = None
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -58,14 +63,16 @@ class Trick(NamedTuple):
 
     def seat_of(self, position: int, players: int) -> int:
         """Return the seat that played the card at ``position`` (TRICK-ORDER)."""
+        if self.seats is not None:
+            return self.seats[position]
         return (self.leader + position) % players
 
 
 def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, direction: str = "none") -> RoundState:
     """Return the state at the start of a round with these ``hands`` and pass ``direction``.
 
-    Checks DECK-CARDS, DECK-REMOVED and DEAL-HANDS: one hand per player, equal sizes,
-    no card twice, exactly the cards in play.
+    Checks DECK-CARDS, DECK-REMOVED and DEAL-HANDS: one hand per player, equal sizes (with uneven
+    hands, some one card larger: the deck check makes them as many as DEAL-HANDS deals), no card twice, exactly the cards in play.
     """
     masks = tuple(_hand_mask(hand, seat) for seat, hand in enumerate(hands))
     if len(masks) != rules.players:
@@ -75,9 +82,9 @@ def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, dir
         if mask & seen:
             raise InvalidCardError(f"DEAL-HANDS: seat {seat} holds {CardSet.from_mask(mask & seen)}, "
                                    "dealt to another seat too")
-        if mask.bit_count() != rules.hand_size:
+        if mask.bit_count() not in (rules.hand_size, rules.hand_size + (rules.extra_cards > 0)):
             raise HeartsError(f"DEAL-HANDS: seat {seat} holds {mask.bit_count()} cards, "
-                              f"not {rules.hand_size}")
+                              f"not {rules.hand_size}" + (" or one more" if rules.extra_cards else ""))
         seen |= mask
     if seen != rules.deck_mask:
         raise InvalidCardError(f"DECK-REMOVED: the hands hold {CardSet.from_mask(seen & ~rules.deck_mask)}, "
@@ -276,18 +283,27 @@ class RoundState(NamedTuple):
         ctx = self.context
         broken = ctx.hearts_broken or breaks_hearts(played, ctx, rules, ops)
         trick = self.trick + (card,)
-        if len(trick) < n:   # TRICK-ORDER: the next seat clockwise plays, following the suit led
-            seat = (seat + 1) % n
-            ctx = _FOLLOWING[card // 13 if ctx.leading else ctx.led_suit][ctx.first_trick][broken]
+        seats = None
+        if ctx.first_trick and rules.extra_cards:   # TRICK-ORDER: a seat dealt an extra card plays two
+            seats = first_trick_seats(self.dealt, self.leader, rules, ops)
+        if len(trick) < (n if seats is None else len(seats)):   # TRICK-ORDER: the next seat clockwise plays
+            led = card // 13 if ctx.leading else ctx.led_suit
+            ctx = _FOLLOWING[led][ctx.first_trick][broken]
+            if seats is None:
+                seat = (seat + 1) % n
+            elif seats[len(trick)] == seat:   # FIRST-TWO-CARDS: its second card, of its first card's suit
+                ctx = ctx._replace(pair_suit=card // 13)
+            else:
+                seat = seats[len(trick)]
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, self.taken, trick,
                                      self.leader, self.tricks, False, seat, ctx, legal_plays(hands[seat], ctx, rules, ops)))
         cards = [1 << c for c in trick]
-        winner = trick_winner(cards, ctx.led_suit, self.leader, n, ops)
+        winner = trick_winner(cards, ctx.led_suit, self.leader, n, ops, seats)
         won = cards[0]
         for one in cards[1:]:
             won = won | one
         taken = self.taken[:winner] + (self.taken[winner] | won,) + self.taken[winner + 1:]
-        tricks = self.tricks + (Trick(self.leader, trick, winner),)
+        tricks = self.tricks + (Trick(self.leader, trick, winner, seats),)
         ctx = _LEADING[broken]
         if not hands[winner]:   # the last trick: nobody leads, the round is scored
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, taken, (),
@@ -319,6 +335,9 @@ class RoundState(NamedTuple):
             "FIRST-NO-POINTS": f"no point card on the first trick while the hand ({hand.glyphs()}) "
                                f"holds other cards, got {card.glyph}",
             "FOLLOW-VOID": f"no heart may be discarded before hearts are broken, got {card.glyph}",
+            "FIRST-TWO-CARDS": f"the second card must be of the first card's suit, "
+                               f"{'♣♦♠♥'[ctx.pair_suit or 0]}, while the hand ({hand.glyphs()}) holds one "
+                               f"it may play, got {card.glyph}",
         }
         return f"{reasons[rule]} ({where})"
 
@@ -351,12 +370,32 @@ def exchange(hands: Sequence[Any], passes: Sequence[Any], offset: int) -> tuple[
     return tuple((hands[seat] & ~passes[seat]) | passes[(seat - offset) % n] for seat in range(n))
 
 
-def trick_winner(plays: Sequence[Any], led_suit: int, leader: Any, players: int, ops: Any = BITS) -> Any:
+def first_trick_seats(dealt: Sequence[Any], leader: int, rules: Rules, ops: Any = BITS) -> tuple[int, ...]:
+    """TRICK-ORDER: return the seat of each card of the first trick, in play order, when hands are uneven.
+
+    Clockwise from ``leader``; a seat dealt an extra card (DEAL-HANDS) plays its two cards one after
+    the other (FIRST-TWO-CARDS). On symbolic hands the size of a hand is a branch of the exploration.
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> three = Rules(players=3, pass_cycle="left-right-none", even_out="uneven")
+    >>> first_trick_seats([(1 << 17) - 1, (1 << 18) - 1, (1 << 17) - 1], 2, three)
+    (2, 0, 1, 1)
+    """
+    seats: list[int] = []
+    for step in range(rules.players):
+        seat = (leader + step) % rules.players
+        seats += [seat, seat] if ops.count(dealt[seat]) > rules.hand_size else [seat]
+    return tuple(seats)
+
+
+def trick_winner(plays: Sequence[Any], led_suit: int, leader: Any, players: int, ops: Any = BITS,
+                 seats: Sequence[int] | None = None) -> Any:
     """TRICK-WINNER: return the seat that played the highest card of the suit led.
 
-    ``plays`` are the trick's cards as one-card sets, in play order from ``leader``; the
+    ``plays`` are the trick's cards as one-card sets, in play order from ``leader``, or played by
+    ``seats`` when given (the first trick with uneven hands, where a seat plays two cards); the
     suit led is part of the concrete context, as in :mod:`hearts_ref.legality`. A card of
-    another suit never wins. Runs on both card-set algebras.
+    another suit never wins, and either of a seat's two cards may win it. Runs on both card-set algebras.
 
     >>> from hearts_ref.cardset import CardSet
     >>> trick_winner([CardSet.parse(c).mask for c in ("2C", "KC", "AD", "5C")], 0, 3, 4)
@@ -369,5 +408,6 @@ def trick_winner(plays: Sequence[Any], led_suit: int, leader: Any, players: int,
     when, is_empty = ops.when, ops.is_empty
     winner = leader
     for position in range(1, len(plays)):
-        winner = when(is_empty(plays[position] & best), winner, (leader + position) % players)
+        seat = (leader + position) % players if seats is None else seats[position]
+        winner = when(is_empty(plays[position] & best), winner, seat)
     return winner

@@ -59,9 +59,15 @@ class Parameter:
 PARAMETERS: tuple[Parameter, ...] = (
     Parameter("players", (3, 4, 5, 6), 4, ("PLAYERS-COUNT", "DECK-REMOVED", "DEAL-HANDS", "LEAD-OPEN",
                                          "PASS-CYCLE", "SCORE-MOON"),
-              "000, 001, 004: four; 002: 3 or 5 with cards removed; 003: 3 to 6 (not modelled); "
-              "6 with cards removed: hearts-ref",
-              "Number of players; with 3, 5 or 6 the cards in DECK-REMOVED leave the deck."),
+              "000, 001, 004: four; 002: 3 or 5 with cards removed; 003: 3 to 6 (3 with uneven hands: even_out; "
+              "5 and 6 need two decks, not played yet); 6 with cards removed: hearts-ref",
+              "Number of players; with 3, 5 or 6 the cards in DECK-REMOVED leave the deck (even_out)."),
+    Parameter("even_out", ("remove", "uneven"), "remove",
+              ("DECK-REMOVED", "DEAL-HANDS", "TRICK-ORDER", "FIRST-TWO-CARDS"),
+              "002: remove cards (3 and 5 players); 003: deal all 52, the players with an extra card play two "
+              "cards of the same suit to the first trick (3 players; 5 and 6 need two decks, not played yet)",
+              "How hands are evened out when the deck does not divide: cards removed, or uneven hands "
+              "evened out on the first trick."),
     Parameter("pass_cards", bool, True, ("PASS-CYCLE",), "all sources pass (three cards, every source speaking "
               "of four players; three with 3, 5 or 6 players is hearts-ref's choice); OpenSpiel `pass_cards`",
               "Whether three cards are passed before each round (except the no-pass rounds)."),
@@ -122,7 +128,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "seed000": {},
     "seed001": {"first_trick_points": "forbidden", "end_comparison": ">"},
     "seed002": {"first_trick_points": "allowed"},
-    "seed003": {"pass_cycle": "left-right-none", "first_trick_points": "forbidden",
+    "seed003": {"pass_cycle": "left-right-none", "first_trick_points": "forbidden", "even_out": "uneven",
                 "hearts_broken_by": "lead", "hearts_restriction": "discard"},
     "seed004": {"hearts_broken_by": "any-heart"},
     "openspiel": {"hearts_broken_by": "any-heart", "qs_breaks_hearts": True, "max_rounds": 1},
@@ -136,6 +142,7 @@ class Rules:
     """One complete, validated set of variant values. Build it with :meth:`preset`."""
 
     players: int = 4
+    even_out: str = "remove"
     pass_cards: bool = True
     pass_cycle: str = "left-right-across-none"
     first_trick_points: str = "exception"
@@ -162,6 +169,14 @@ class Rules:
         if self.pass_cards and "across" in self.pass_cycle and self.players % 2:
             raise RulesError(f"pass_cycle: 'left-right-across-none' needs an even number of players "
                              f"(players={self.players}); choose 'left-right-none'", field="pass_cycle")
+        if self.even_out == "uneven" and self.players >= 5:
+            cards = 52 // self.players
+            raise RulesError(f"players: {self.players} players with even_out='uneven' (preset seed003) is seed 003's "
+                             f"game with two decks (104 cards), which hearts-ref does not play yet; one deck would "
+                             f"give hands of {cards + 1} and {cards}, which no source describes. Choose "
+                             f"even_out='remove' to play seed 002's way (cards removed, "
+                             f"{(52 - len(REMOVED_CARDS[self.players])) // self.players} each) with the other "
+                             f"rules unchanged, or 3 or 4 players", field="players")
         if self.hearts_restriction == "discard" and self.hearts_broken_by == "discard":
             raise RulesError("hearts_restriction: 'discard' with hearts_broken_by='discard' means hearts "
                              "can never break; choose hearts_broken_by 'lead' or 'any-heart'",
@@ -199,7 +214,9 @@ class Rules:
 
     @cached_property
     def removed_cards(self) -> tuple[Card, ...]:
-        """DECK-REMOVED: the cards taken out of the deck for this number of players."""
+        """DECK-REMOVED: the cards taken out of the deck for this number of players (none with uneven hands)."""
+        if self.even_out == "uneven":
+            return ()
         return tuple(Card.parse(text) for text in REMOVED_CARDS[self.players])
 
     @cached_property
@@ -212,8 +229,26 @@ class Rules:
 
     @cached_property
     def hand_size(self) -> int:
-        """DEAL-HANDS: cards per hand, which is also the number of tricks in a round."""
+        """DEAL-HANDS: cards per hand, which is also the number of tricks in a round (without the extra cards)."""
         return self.deck_mask.bit_count() // self.players
+
+    @cached_property
+    def extra_cards(self) -> int:
+        """DEAL-HANDS, TRICK-ORDER: how many players are dealt an extra card (``even_out = "uneven"``; 0 otherwise).
+
+        >>> Rules(players=3, pass_cycle="left-right-none", even_out="uneven").extra_cards
+        1
+        """
+        return self.deck_mask.bit_count() % self.players
+
+    def dealt_sizes(self, dealer: int = 0) -> tuple[int, ...]:
+        """DEAL-HANDS: the number of cards dealt to each seat; the extra cards go to the first seats dealt to.
+
+        >>> Rules(players=3, pass_cycle="left-right-none", even_out="uneven").dealt_sizes(dealer=2)
+        (18, 17, 17)
+        """
+        n = self.players
+        return tuple(self.hand_size + ((seat - dealer - 1) % n < self.extra_cards) for seat in range(n))
 
     @cached_property
     def lowest_club(self) -> Card:

@@ -38,14 +38,14 @@ __all__ = ["Invariant", "INVARIANTS", "BY_ID", "ROUND_PARAMETERS", "GAME_PARAMET
            "not_applicable", "first_trick_can_deadlock", "void_hearts_can_deadlock", "expected_unsound", "rules_for",
            "lowest_round_sum"]
 
-LEGALITY = ("players", "first_trick_points", "can_lead_any_club", "must_break_hearts", "hearts_restriction",
+LEGALITY = ("players", "even_out", "first_trick_points", "can_lead_any_club", "must_break_hearts", "hearts_restriction",
             "can_lead_hearts_instead_of_qs")
-SCORING = ("players", "jd_bonus", "moon", "avoid_all_tricks_bonus")
-BREAKING = ("players", "hearts_broken_by", "qs_breaks_hearts")
+SCORING = ("players", "even_out", "jd_bonus", "moon", "avoid_all_tricks_bonus")
+BREAKING = ("players", "even_out", "hearts_broken_by", "qs_breaks_hearts")
 GAME_END = ("players", "moon", "jd_bonus", "avoid_all_tricks_bonus", "end_threshold", "end_comparison", "max_rounds",
             "ties")
 PLAY_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FOLLOW-VOID", "FIRST-NO-POINTS", "FIRST-EXCEPTION",
-              "TRICK-ORDER")
+              "FIRST-TWO-CARDS", "TRICK-ORDER")
 
 
 @dataclass(frozen=True)
@@ -69,17 +69,17 @@ class Invariant:
 INVARIANTS: tuple[Invariant, ...] = (
     Invariant("LEGAL-MOVE-EXISTS",
               "In every state of a round the player to move has at least one legal play.",
-              ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FOLLOW-VOID", "FIRST-NO-POINTS", "FIRST-EXCEPTION"),
-              LEGALITY),
+              ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FOLLOW-VOID", "FIRST-NO-POINTS", "FIRST-EXCEPTION",
+               "FIRST-TWO-CARDS"), LEGALITY),
     Invariant("FIRST-TRICK-NO-DEADLOCK",
               "On the first trick every follower has a legal play: under the first-trick exception a hand of "
               "only point cards may play one.",
-              ("FIRST-NO-POINTS", "FIRST-EXCEPTION", "FOLLOW-VOID", "FOLLOW-SUIT"),
-              ("players", "first_trick_points", "must_break_hearts", "hearts_restriction")),
+              ("FIRST-NO-POINTS", "FIRST-EXCEPTION", "FOLLOW-VOID", "FOLLOW-SUIT", "FIRST-TWO-CARDS"),
+              ("players", "even_out", "first_trick_points", "must_break_hearts", "hearts_restriction")),
     Invariant("OPENING-LEAD",
               "The holder of the lowest club in play leads the first trick, and that club is the only legal lead "
               "(under can_lead_any_club: it is a legal lead and every legal lead is a club).",
-              ("LEAD-OPEN", "DECK-REMOVED"), ("players", "can_lead_any_club")),
+              ("LEAD-OPEN", "DECK-REMOVED"), ("players", "even_out", "can_lead_any_club")),
     Invariant("POINTS-PER-ROUND",
               "The raw points of a round sum to the variant's total P (26, or 16 with the J♦ bonus); the round "
               "scores sum to P (less 5 per player without a trick under the no-trick bonus), or after a moon to "
@@ -89,17 +89,18 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("UNIQUE-TRICK-WINNER",
               "Every trick has exactly one winner, whoever leads it: the player of the highest card of the suit led "
               "(a card of another suit never wins).",
-              ("TRICK-WINNER", "DECK-CARDS"), ("players",), ("context", "engine")),
+              ("TRICK-WINNER", "DECK-CARDS"), ("players", "even_out"), ("context", "engine")),
     Invariant("NO-EARLY-HEART-LEAD",
               "A heart is never led before hearts are broken unless the leader holds only hearts (only hearts and "
               "the Q♠, under can_lead_hearts_instead_of_qs).",
               ("LEAD-HEARTS", "BREAK-DISCARD"),
-              ("players", "must_break_hearts", "hearts_restriction", "can_lead_hearts_instead_of_qs"),
+              ("players", "even_out", "must_break_hearts", "hearts_restriction", "can_lead_hearts_instead_of_qs"),
               ("context", "engine")),
     Invariant("PASSING-PRESERVES-DEAL",
               "After the pass every player holds as many cards as dealt, together exactly the cards in play: "
               "each gave the three cards chosen and received the three passed to them.",
-              ("PASS-COUNT", "PASS-SIMULTANEOUS", "PASS-CYCLE", "DEAL-HANDS"), ("players",), ("context", "engine")),
+              ("PASS-COUNT", "PASS-SIMULTANEOUS", "PASS-CYCLE", "DEAL-HANDS"), ("players", "even_out"),
+              ("context", "engine")),
     Invariant("CARDS-CONSERVED",
               "Throughout a round every card in play is in exactly one place: a hand, the trick in progress, or the "
               "cards taken by one player.",
@@ -132,10 +133,11 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("PASSING-AS-STATED",
               "The engine accepts exactly the passes of three cards of the passer's hand, exchanges them as "
               "PASS-SIMULTANEOUS says, in the direction PASS-CYCLE gives each round.",
-              ("PASS-COUNT", "PASS-SIMULTANEOUS", "PASS-CYCLE"), ("players",), ("context",)),
+              ("PASS-COUNT", "PASS-SIMULTANEOUS", "PASS-CYCLE"), ("players", "even_out"), ("context",)),
     Invariant("SETUP-AS-STATED",
               "The players allowed, the deck, the cards removed, the deal and the dealer are as their statements say.",
-              ("PLAYERS-COUNT", "DECK-CARDS", "DECK-REMOVED", "DEAL-HANDS", "DEAL-DEALER"), ("players",), ("context",)),
+              ("PLAYERS-COUNT", "DECK-CARDS", "DECK-REMOVED", "DEAL-HANDS", "DEAL-DEALER"), ("players", "even_out"),
+              ("context",)),
     Invariant("TOTALS-ARE-SUMS",
               "Every total starts at 0 and each round's scores are added to it, so the totals are the sums of the "
               "round scores.",
@@ -172,9 +174,12 @@ def rules_for(values: dict[str, Any]) -> Rules | None:
     """Return the rules with these ``values`` and defaults elsewhere, made playable; None if they contradict.
 
     An odd number of players passes left, right, none; seed 003's discard restriction
-    needs hearts broken by something other than a discard (a lead, when not given).
+    needs hearts broken by something other than a discard (a lead, when not given). Uneven hands
+    (``even_out = "uneven"``) are proved with 3 players only: with 4 they change nothing, with 5 or 6 they are refused.
     """
     values = dict(values)
+    if values.get("even_out") == "uneven" and values.get("players", 4) != 3:
+        return None   # 4 players: the same game as "remove"; 5 or 6: refused (two decks, not played yet)
     if values.get("players", 4) % 2:
         values.setdefault("pass_cycle", "left-right-none")
     if values.get("hearts_restriction") == "discard":

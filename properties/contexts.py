@@ -66,7 +66,8 @@ class Situation(NamedTuple):
                 else f"{self.min_cards}–{self.max_cards} cards")
         holding = f", holding {' '.join(CARDS[i].glyph for i in range(52) if self.holds >> i & 1)}" \
             if self.holds else ""
-        return f"{what}{when}{broken} ({size}{holding})"
+        second = f", second card after a {Suit(ctx.pair_suit).glyph}" if ctx.pair_suit is not None else ""
+        return f"{what}{when}{broken}{second} ({size}{holding})"
 
 
 def situations(rules: Rules) -> tuple[Situation, ...]:
@@ -74,11 +75,17 @@ def situations(rules: Rules) -> tuple[Situation, ...]:
 
     LEAD-OPEN: the first trick is led by the holder of the lowest club, with a club, so
     first-trick followers follow clubs and do not hold the lowest club; every hand then
-    holds all its cards. Later hands hold 1 to ``hand_size`` − 1 cards.
+    holds all its cards. Later hands hold 1 to ``hand_size`` − 1 cards. With uneven hands a first-trick hand may
+    hold one card more, and the seat with the extra card plays a second card after a first of any suit.
     """
-    size, low = said.hand_size(rules.players), said.lowest_club(rules.players)
-    found = [Situation(Context(True, None, True, False), size, size, holds=low)]
-    found += [Situation(Context(False, Suit.CLUBS, True, broken), size, size, lacks=low) for broken in (False, True)]
+    size, low = said.hand_size(rules.players), said.lowest_club(rules.players, rules.even_out)
+    extra = said.extra_cards(rules)   # DEAL-HANDS: a hand with the extra card holds one more on the first trick
+    found = [Situation(Context(True, None, True, False), size, size + extra, holds=low)]
+    found += [Situation(Context(False, Suit.CLUBS, True, broken), size, size + extra, lacks=low)
+              for broken in (False, True)]
+    if extra:   # FIRST-TWO-CARDS: the second card of the seat with the extra card, after a first card of each suit
+        found += [Situation(Context(False, Suit.CLUBS, True, broken, pair), size, size, lacks=low)
+                  for pair in Suit for broken in (False, True)]
     for broken in (False, True):
         found.append(Situation(Context(True, None, False, broken), 1, size - 1))
         found += [Situation(Context(False, s, False, broken), 1, size - 1) for s in Suit]
@@ -122,7 +129,7 @@ def first_trick_no_deadlock(rules: Rules, legality: LegalityFunction) -> list[Cl
 
 def opening_lead(rules: Rules, legality: LegalityFunction) -> list[Claim]:
     """OPENING-LEAD: the opener's legal leads are its lowest club (or its clubs); the opener holds that club."""
-    low = said.lowest_club(rules.players)
+    low = said.lowest_club(rules.players, rules.even_out)
     first_lead = situations(rules)[0]
     hand = card_variables("hand", rules)
     legal = legality(hand, first_lead.ctx, rules, S)

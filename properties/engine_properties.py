@@ -74,6 +74,20 @@ class _Round:
         self.played = 0
         self.tricks = 0
         self.totals: list[int] = [0] * rules.players
+        # DEAL-HANDS: the seats dealt an extra card (uneven hands), each playing two cards to the first trick
+        self.extra = {seat for seat, hand in enumerate(hands) if hand.bit_count() > said.hand_size(rules.players)}
+
+    def next_seat(self) -> int | None:
+        """TRICK-ORDER from the text: clockwise, and a seat with an extra card plays twice running on the first trick."""
+        if not self.trick:
+            return None
+        last = self.trick[-1][0]
+        if self.tricks == 0 and last in self.extra and [s for s, _ in self.trick].count(last) == 1:
+            return last
+        return (last + 1) % self.rules.players
+
+    def trick_size(self) -> int:
+        return self.rules.players + (len(self.extra) if self.tricks == 0 else 0)
 
     def check_conserved(self, where: str) -> None:
         seen = 0
@@ -124,7 +138,7 @@ def _check_before_play(rules: Rules, record: _Round, seat: int, legal: int, obse
             f"{where}: the engine shows the trick {list(observation.trick)}")
     first, leading = record.tricks == 0, not record.trick
     if first and leading:
-        low = said.lowest_club(rules.players)
+        low = said.lowest_club(rules.players, rules.even_out)
         opening = (hand & SUIT_MASKS[Suit.CLUBS]) if rules.can_lead_any_club else low
         _expect(bool(hand & low) and legal == opening, "OPENING-LEAD",
                 f"{where}: seat {seat} leads with legal plays {CardSet.from_mask(legal).glyphs() or '(none)'}, "
@@ -191,7 +205,7 @@ def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLo
                 invariant = "FIRST-TRICK-NO-DEADLOCK" if record.tricks == 0 and record.trick else "LEGAL-MOVE-EXISTS"
                 raise PropertyViolation(invariant, f"{where}: no legal play holding "
                                                    f"{CardSet.from_mask(record.hands[seat]).glyphs()}")
-            expected_seat = (record.trick[0][0] + len(record.trick)) % n if record.trick else None
+            expected_seat = record.next_seat()
             _expect(expected_seat is None or seat == expected_seat, "UNIQUE-TRICK-WINNER",
                     f"{where}: seat {seat} is to move, but seat {expected_seat} is next in TRICK-ORDER")
             _check_before_play(rules, record, seat, legal, observation, where)
@@ -203,7 +217,7 @@ def play_game(engine: Engine, plan: GamePlan, *, max_rounds: int = 40) -> GameLo
             record.hands[seat] &= ~(1 << card)
             record.trick.append((seat, card))
             record.played |= 1 << card
-            if len(record.trick) == n:
+            if len(record.trick) == record.trick_size():
                 winner = record.trick_winner()
                 record.taken[winner] |= sum(1 << c for _, c in record.trick)
                 record.trick, record.tricks = [], record.tricks + 1

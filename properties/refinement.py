@@ -216,8 +216,16 @@ def setup_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cla
         claims.append(fact(f"players = {players} is {'accepted' if accepted else 'rejected'}",
                            accepted == said.players_count(players)))
     claims.append(fact("the deck holds the 52 cards", said.deck_cards([str(c) for c in CARDS])))
-    claims.append(fact(f"{n} players play the deck less {', '.join(said.REMOVED[n]) or 'no card'}",
-                       said.deck_removed(n, rules.deck_mask)))
+    removed = "no card" if rules.even_out == "uneven" else ", ".join(said.REMOVED[n]) or "no card"
+    claims.append(fact(f"{n} players play the deck less {removed}", said.deck_removed(n, rules.deck_mask, rules.even_out)))
+    for players in (5, 6):   # DECK-REMOVED: uneven hands with 5 or 6 players need two decks: rejected
+        try:
+            Rules(players=players, pass_cycle="left-right-none", even_out="uneven")
+            accepted = True
+        except RulesError:
+            accepted = False
+        claims.append(fact(f"even_out = uneven with {players} players is rejected",
+                           not accepted and not said.deck_removed(players, ALL_CARDS, "uneven")))
     order = [i for i in range(52) if rules.deck_mask >> i & 1]
     for seed in range(3):
         for dealer in range(n):
@@ -225,8 +233,8 @@ def setup_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cla
             random.Random(seed).shuffle(shuffled)
             hands = [h.mask for h in deal(rules, seed=seed, dealer=dealer)]
             claims.append(fact(f"the deal from seed {seed}, dealer {dealer}",
-                               said.deal_hands(n, dealer, shuffled, hands)))
-    game = Game.new(Rules(players=n, pass_cycle="left-right-none", max_rounds=n + 1), seed=0)
+                               said.deal_hands(n, dealer, shuffled, hands, said.extra_cards(rules))))
+    game = Game.new(Rules(players=n, pass_cycle="left-right-none", even_out=rules.even_out, max_rounds=n + 1), seed=0)
     from hearts_ref.simulate import play_round_choices
     rng = random.Random(0)
     dealers = []

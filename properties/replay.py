@@ -91,8 +91,11 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
         hands = [0] * n
         hands[seat] = hand | sum(1 << c for c in extra)
         others = [s for s in range(n) if s != seat]
+        # the first deal fills the other seats in turn, lowest first (with uneven hands the first one holds
+        # the extra card: DEAL-HANDS); the later ones deal the rest round the table
+        order = [o for j, o in enumerate(others) for _ in range(len(rest) // len(others) + (j < len(rest) % len(others)))]
         for k, card in enumerate(rest):
-            hands[others[k // (len(rest) // len(others)) if attempt == 0 else k % len(others)]] |= 1 << card
+            hands[order[k] if attempt == 0 else others[k % len(others)]] |= 1 << card
         try:
             state = start_round(rules, [CardSet.from_mask(h) for h in hands], direction="none")
         except HeartsError:

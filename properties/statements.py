@@ -51,7 +51,7 @@ from properties.logic import (
 )
 
 __all__ = ["Statement", "STATEMENTS", "KINDS", "Position", "PLAY_RULES", "allowed_plays", "allows",
-           "lowest_club", "hand_size", "recipient", "direction_of_round", "moon_shooters", "raw_points",
+           "lowest_club", "hand_size", "extra_cards", "recipient", "direction_of_round", "moon_shooters", "raw_points",
            "round_scores", "trick_winners", "wins", "hearts_after", "same_set", "holds_only_set", "breaks_hearts_by", "game_ends", "statement_of"]
 
 KINDS = ("setup", "pass", "play", "permission", "breaking", "step", "score", "game")
@@ -91,8 +91,11 @@ def outranks(a: int, b: int) -> bool:
 REMOVED = {4: (), 3: ("2C",), 5: ("2C", "2D"), 6: ("2C", "2D", "3C", "3D")}
 
 
-def deck_removed(players: int, in_play: int) -> bool:
-    """DECK-REMOVED: the cards in play are the deck less the cards removed for this number of players."""
+def deck_removed(players: int, in_play: int, even_out: str = "remove") -> bool:
+    """DECK-REMOVED: the cards in play are the deck less the cards removed for this number of players;
+    «"uneven": no card is removed», which «with 5 or 6 players … MUST be rejected»."""
+    if even_out == "uneven":
+        return players in (3, 4) and in_play == ALL_CARDS
     return in_play == ALL_CARDS & ~sum(card(c) for c in REMOVED[players])
 
 
@@ -101,15 +104,24 @@ def hand_size(players: int) -> int:
     return {4: 13, 3: 17, 5: 10, 6: 8}[players]
 
 
-def deal_hands(players: int, dealer: int, shuffled: Sequence[int], hands: Sequence[int]) -> bool:
+def extra_cards(rules: Rules) -> int:
+    """DEAL-HANDS: with ``even_out = "uneven"`` and 3 players «the player to the dealer's left … receives 18 cards and
+    the other two 17»: one player has an extra card; otherwise none (DECK-REMOVED evens the hands out)."""
+    return 1 if rules.even_out == "uneven" and rules.players == 3 else 0
+
+
+def deal_hands(players: int, dealer: int, shuffled: Sequence[int], hands: Sequence[int], extra: int = 0) -> bool:
     """DEAL-HANDS: «the card at position i of the shuffled deck (counting from 0) goes to seat (dealer + 1 + i) mod n».
 
-    ``shuffled`` is the deck in the order it was shuffled (card indices), ``hands`` the masks dealt.
+    ``shuffled`` is the deck in the order it was shuffled (card indices), ``hands`` the masks dealt; with ``extra``
+    (:func:`extra_cards`) «the player to the dealer's left, seat (dealer + 1) mod 3, receives 18 cards».
     """
     expected = [0] * players
     for i, index in enumerate(shuffled):
         expected[(dealer + 1 + i) % players] |= 1 << index
-    return list(hands) == expected and all(h.bit_count() == hand_size(players) for h in hands)
+    left = (dealer + 1) % players
+    return list(hands) == expected and all(h.bit_count() == hand_size(players) + (extra and seat == left)
+                                           for seat, h in enumerate(hands))
 
 
 def deal_dealer(players: int, round_number: int, dealer: int) -> bool:
@@ -173,8 +185,11 @@ def pass_simultaneous(rules: Rules, direction: str, hands: Sequence[Any], passes
 # Playing a card
 # ---------------------------------------------------------------------------------------------
 
-def lowest_club(players: int) -> int:
-    """LEAD-OPEN: «2C with 4 players, 3C with 3 or 5 players, and 4C with 6 players»."""
+def lowest_club(players: int, even_out: str = "remove") -> int:
+    """LEAD-OPEN: «2C with 4 players, 3C with 3 or 5 players, and 4C with 6 players»; «with even_out = "uneven"
+    nothing is removed and it is 2C»."""
+    if even_out == "uneven":
+        return card("2C")
     return card({4: "2C", 3: "3C", 5: "3C", 6: "4C"}[players])
 
 
@@ -185,7 +200,7 @@ def lead_open(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """
     if not (ctx.leading and ctx.first_trick):
         return True
-    return is_one_of(played, SUITS["C"] if rules.can_lead_any_club else lowest_club(rules.players))
+    return is_one_of(played, SUITS["C"] if rules.can_lead_any_club else lowest_club(rules.players, rules.even_out))
 
 
 def lead_winner(rules: Rules, before: Position, played: Any, after: Position, won: Any = None) -> Any:
@@ -259,6 +274,21 @@ def first_exception(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     return all_of([holds_none(hand, _led(ctx)), holds_only(hand, POINT_CARDS)])
 
 
+def first_two_cards(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
+    """FIRST-TWO-CARDS: «the second card MUST be of the same suit as the first whenever the player holds a card of that
+    suit that these rules allow. If they allow none, the second card MAY be any card they allow.»
+
+    ``ctx.pair_suit`` is the suit of the player's first card, on its second; «these rules» are the other play rules.
+    """
+    if ctx.pair_suit is None:
+        return True
+    pair = SUITS[SUIT_OF_CONTEXT[ctx.pair_suit]]
+    others = [rule for rule in PLAY_RULES if rule != "FIRST-TWO-CARDS"]
+    allowed_of_suit = any_of(all_of([bit(hand, index)] + [allows(rule, rules, hand, ctx, 1 << index) for rule in others])
+                             for index in range(52) if pair >> index & 1)
+    return implies(allowed_of_suit, is_one_of(played, pair))
+
+
 def trick_order(rules: Rules, before: Position, played: Any, after: Position) -> Any:
     """TRICK-ORDER: «A player whose turn it is MUST play exactly one card from their hand»; «A card played leaves the
     hand for the rest of the round»; «the other players MUST play in turn clockwise, seat (s + 1) mod n after seat s,
@@ -294,7 +324,8 @@ def same_set(a: Any, b: Any) -> Any:
 
 
 # The play rules, in the order the spec writes them; a play is legal when every one allows it.
-PLAY_RULES = ("TRICK-ORDER", "LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FOLLOW-VOID", "FIRST-NO-POINTS")
+PLAY_RULES = ("TRICK-ORDER", "LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FOLLOW-VOID", "FIRST-NO-POINTS",
+              "FIRST-TWO-CARDS")
 
 
 def allows(rule_id: str, rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
@@ -591,6 +622,8 @@ STATEMENTS: dict[str, Statement] = {s.rule_id: s for s in (
               "on the first trick a void player plays no point card, unless FIRST-EXCEPTION applies"),
     Statement("FIRST-EXCEPTION", "permission", first_exception,
               "on the first trick a void player with only point cards may play any of them"),
+    Statement("FIRST-TWO-CARDS", "play", first_two_cards, "on the first trick the second of a player's two cards is "
+              "of its first card's suit when such a card is allowed"),
     Statement("BREAK-DISCARD", "breaking", break_discard,
               "hearts break when a heart is discarded (or any heart is played, or a heart is led)"),
     Statement("BREAK-QUEEN", "breaking", break_queen, "the Q♠ does not break hearts (it does, with qs_breaks_hearts)"),

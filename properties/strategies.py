@@ -51,14 +51,15 @@ def hands(*, rules: Rules | None = None, min_size: int = 0, max_size: int | None
 
 
 def deals(*, rules: Rules | None = None) -> st.SearchStrategy[tuple[CardSet, ...]]:
-    """A deal of every card in play into equal hands, seat by seat.
+    """A deal of every card in play into equal hands (with uneven hands, seat 1's one card larger), seat by seat.
 
     Shrinks toward the cards in order: seat 0 the lowest (all the clubs with four players), seat 1 the next.
     """
     rules = rules or Rules()
-    n, size = rules.players, rules.hand_size
+    sizes = rules.dealt_sizes()
+    starts = [sum(sizes[:seat]) for seat in range(rules.players + 1)]
     return st.permutations(_deck(rules)).map(
-        lambda order: tuple(CardSet(order[seat * size:(seat + 1) * size]) for seat in range(n)))
+        lambda order: tuple(CardSet(order[starts[seat]:starts[seat + 1]]) for seat in range(rules.players)))
 
 
 def _choices(name: str) -> tuple[Any, ...]:
@@ -73,6 +74,8 @@ def _rules(draw: Any, sound: bool | None, fixed: dict[str, Any]) -> Rules:
               for name in (*ROUND_PARAMETERS, "pass_cards", *_GAME_END)}
     if values["players"] % 2:
         values["pass_cycle"] = "left-right-none"
+    if values["players"] != 3:   # uneven hands are proved with 3 players (4: the same game; 5 or 6: refused)
+        values["even_out"] = "remove"
     if values["hearts_restriction"] == "discard" and values["hearts_broken_by"] == "discard":
         values["hearts_broken_by"] = "lead"
     chosen = rules_for(values)
@@ -80,7 +83,7 @@ def _rules(draw: Any, sound: bool | None, fixed: dict[str, Any]) -> Rules:
         values.update(hearts_restriction="lead", first_trick_points="exception")
         chosen = rules_for(values)
     elif sound is False and not expected_unsound(chosen):
-        values.update(first_trick_points="forbidden", players=max(values["players"], 4))
+        values.update(first_trick_points="forbidden", players=max(values["players"], 4), even_out="remove")
         chosen = rules_for(values)
     return chosen
 

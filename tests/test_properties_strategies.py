@@ -17,7 +17,7 @@ from properties.catalogue import expected_unsound
 @given(data=st.data(), chosen=rules())
 def test_deal_hands_from_the_deals_strategy_are_a_valid_deal(data, chosen):
     deal = data.draw(deals(rules=chosen))
-    assert len(deal) == chosen.players and all(len(hand) == chosen.hand_size for hand in deal)
+    assert len(deal) == chosen.players and [len(hand) for hand in deal] == list(chosen.dealt_sizes())   # DEAL-HANDS
     union = 0
     for hand in deal:
         assert not union & hand.mask

@@ -175,13 +175,14 @@ def move_seats(rules: Rules, plan: RoundPlan, seats: dict[int, int]) -> RoundPla
     n = rules.players
     state = start_round(rules, [CardSet.from_mask(h) for h in plan.hands], direction="none")
     plays: list[int] = []
-    for number in range(len(plan.plays) // n):
-        trick = plan.plays[number * n:(number + 1) * n]
+    by_seat: dict[int, list[int]] = {}   # the trick's cards by new seat (two from a seat dealt an extra card)
+    for card in plan.plays:
         leader = state.leader
-        by_seat = {seats[(leader + k) % n]: card for k, card in enumerate(trick)}
-        plays += [by_seat[(seats[leader] + k) % n] for k in range(n)]
-        for card in trick:
-            state = state.play(CARDS[card])
+        by_seat.setdefault(seats[state.to_play], []).append(card)
+        state = state.play(CARDS[card])
+        if not state.trick:   # the trick is complete: its cards in play order from the new leader
+            plays += [c for k in range(n) for c in by_seat.get((seats[leader] + k) % n, [])]
+            by_seat = {}
     moved = [0] * n
     taken = [0] * n
     for old, new in seats.items():

@@ -64,6 +64,7 @@ OPENSPIEL_PARAMETERS = ("pass_cards", "no_pts_on_first_trick", "can_lead_any_clu
 # adds 26 to the others. One round only (multi_round=False).
 UNSUPPORTED: dict[str, tuple[Any, ...]] = {
     "players": (3, 5, 6),
+    "even_out": ("uneven",),   # one card per seat per trick; with 4 players the same game, declared all the same
     "first_trick_points": ("forbidden",),
     "hearts_broken_by": ("discard", "lead"),
     "hearts_restriction": ("discard",),

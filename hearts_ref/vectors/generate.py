@@ -26,6 +26,7 @@ from hearts_ref.spec import load_rules, spec_dir
 from hearts_ref.vectors.cases_edge import edge_cases, game_cases
 from hearts_ref.vectors.cases_examples import example_cases
 from hearts_ref.vectors.cases_play import CHAPTERS
+from hearts_ref.vectors.cases_uneven import uneven_cases
 from hearts_ref.vectors.cases_protocol import protocol_cases
 from hearts_ref.vectors.cases_score import end_cases, scoring_cases
 from hearts_ref.vectors.model import FORMAT_VERSION, SUITE_VERSION, VECTORS_FORMAT, Case
@@ -62,7 +63,7 @@ def _rule_files() -> dict[str, tuple[str, list[Case]]]:
     chapters = {rule.id: rule.chapter for rule in load_rules().values()}
     titles = {rule.chapter: rule.chapter.split("-", 1)[1] for rule in load_rules().values()}
     targeted: list[Case] = []
-    for make in [*CHAPTERS, scoring_cases, end_cases, protocol_cases]:
+    for make in [*CHAPTERS, uneven_cases, scoring_cases, end_cases, protocol_cases]:
         targeted += make()
     files: dict[str, tuple[str, list[Case]]] = {}
     for case in targeted:

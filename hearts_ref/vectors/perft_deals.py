@@ -1,7 +1,7 @@
 """The perft deals: fixed deals chosen to stress the rules, and their counts from the reference.
 
 Each deal names the rules it stresses: void suits on the first trick, hands of only hearts,
-the Q♠ and the first trick, hands of only point cards, the opening lead, 3 and 5 players,
+the Q♠ and the first trick, hands of only point cards, the opening lead, 3 and 5 players, 3 players with uneven hands,
 OpenSpiel's rules. ``DEPTHS`` says how deep the committed counts go.
 """
 
@@ -16,7 +16,8 @@ __all__ = ["perft_deals", "counted", "DEPTHS"]
 
 # How deep the committed counts go: as deep as the reference counts in well under a second.
 DEPTHS = {"shuffled": 10, "void-in-clubs": 8, "all-hearts": 8, "points-only": 8, "queen-timing": 9, "any-club": 10,
-          "openspiel": 10, "three-players": 8, "five-players": 11}
+          "openspiel": 10, "three-players": 8, "five-players": 11,
+          "three-players-uneven": 8}
 
 
 def _deal(name: str, description: str, rule_ids: list[str], rules: Rules, hands, preset: str = "seed000") -> PerftDeal:
@@ -29,6 +30,7 @@ def perft_deals() -> list[PerftDeal]:
     openspiel = Rules.preset("openspiel")
     three = Rules.preset("seed002", players=3, pass_cycle="left-right-none")
     five = Rules.preset("seed002", players=5, pass_cycle="left-right-none")
+    uneven = Rules(players=3, pass_cycle="left-right-none", even_out="uneven")
     return [
         _deal("shuffled", "An ordinary shuffled deal under the default rules.",
               ["LEAD-OPEN", "FOLLOW-SUIT", "TRICK-WINNER", "LEAD-WINNER"], rules, deal(rules, seed="perft:shuffled")),
@@ -54,6 +56,9 @@ def perft_deals() -> list[PerftDeal]:
               "LEAD-OPEN"], three, deal(three, seed="perft:three"), preset="seed002"),
         _deal("five-players", "Five players, 10 cards each, the 3♣ opens.", ["PLAYERS-COUNT", "DECK-REMOVED",
               "LEAD-OPEN"], five, deal(five, seed="perft:five"), preset="seed002"),
+        _deal("three-players-uneven", "Three players with seed 003's uneven deal: 18, 17 and 17 cards, the 2♣ "
+              "opens, and seat 1 plays two cards to the first trick.", ["DEAL-HANDS", "TRICK-ORDER",
+              "FIRST-TWO-CARDS"], uneven, deal(uneven, seed="perft:three-uneven")),
     ]
 
 

@@ -68,7 +68,8 @@ class OffSuitWinner(ReferenceEngine):
 
     def play(self, card: Card) -> None:
         state = self._game().round
-        completes = state is not None and len(state.trick) == state.rules.players - 1
+        completes = (state is not None and len(state.trick) == state.rules.players - 1
+                     and not (state.first_trick and state.rules.extra_cards))   # one card from each seat
         super().play(card)
         after = self.game.round
         if not completes or after is None:

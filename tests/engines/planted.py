@@ -289,6 +289,18 @@ class NoOnlyPointsException(_OwnLegality):
         return 0 if state.rules.first_trick_points == "exception" else state.legal
 
 
+class SecondCardAnySuit(_OwnLegality):
+    """FIRST-TWO-CARDS: the second of a seat's two first-trick cards may be any card the other rules allow."""
+
+    name = "planted-second-card-any-suit"
+
+    def allowed(self, state) -> int:
+        ctx = state.context
+        if ctx.pair_suit is None:
+            return state.legal
+        return legal_plays(state.hands[state.to_play], ctx._replace(pair_suit=None), state.rules)
+
+
 class HeartsLedAnyTime(_OwnLegality):
     """LEAD-HEARTS: after the first trick any card may be led, hearts unbroken or not."""
 
@@ -501,6 +513,7 @@ PLANTED: dict[type, str] = {
     PointsNeverDiscarded: "FOLLOW-VOID",
     QueenOnFirstTrick: "FIRST-NO-POINTS",
     NoOnlyPointsException: "FIRST-EXCEPTION",
+    SecondCardAnySuit: "FIRST-TWO-CARDS",
     BrokenAtTrickEnd: "BREAK-DISCARD",
     QueenBreaksHearts: "BREAK-QUEEN",
     CounterClockwise: "TRICK-ORDER",
