@@ -54,7 +54,7 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
         return _back(table)
     expected = [reference_observation(game, table.state)] + [reference_observation(game, after) for *_, after in steps]
     if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
-            or len(views) != len(plan) or type(final) is not Observation or game.totals != _ZEROS
+            or len(views) != len(plan) or type(final) is not Observation or any(game.totals)
             or game.results or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
         return _back(table)
     if views[:-1] != _play_views(plan, table.rules) or views[-1] != (plan[-1][0].legal,):
@@ -67,9 +67,6 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
     table.step += 1 + len(passes) + len(plays)
     table.game, table.state, table.seen, table.synced = scored, None, final, True
     return True
-
-
-_ZEROS = (0, 0, 0, 0)   # the totals the engine shows during its first round, by its word
 
 
 def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any) -> list[tuple[Any, ...]]:
