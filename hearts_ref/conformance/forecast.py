@@ -80,9 +80,10 @@ class Forecast:
             card = choose(state, allowed)
             after = state.play(card)
             add((state, card, after))
-            if after.is_over or not after.legal:
+            allowed = after.legal
+            if not allowed:   # the round is over (no seat to play has a legal set), or a deadlock
                 break
-            state, allowed = after, after.legal
+            state = after
         self.plan = deque(plan)
         return [(card, before.to_play) for before, card, _ in plan]
 

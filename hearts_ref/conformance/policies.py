@@ -334,6 +334,9 @@ class PolicyDecider:
         self.script: list[int] = []
         self.round_starts: list[int] = []
         self._passes: dict[int, int] = {}   # the round's passes, chosen in seat order, not yet made
+        # a policy that plays uniformly (Policy's own choose_play): its draw, to choose without calling it
+        uniform = getattr(policy.choose_play, "__func__", None) is Policy.choose_play
+        self._uniform = policy.rng.random if uniform else None
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         hands = self.policy.deal(rules, number)
@@ -382,6 +385,16 @@ class PolicyDecider:
 
     def play(self, state: RoundState, allowed: int) -> Card:
         """The policy's choice among the cards ``allowed``, recorded by its index in the reference's legal plays."""
+        if self._uniform is not None:   # uniform play: the card drawn and its rank at once (as _pick draws it)
+            n = int(self._uniform() * allowed.bit_count())
+            mask = allowed
+            for _ in range(n):
+                mask &= mask - 1
+            index = (mask & -mask).bit_length() - 1
+            legal = state.legal
+            if legal & (legal - 1):
+                self.script.append(n if allowed == legal else rank_in(legal, index))
+            return CARDS[index]
         index = self.policy.choose_play(state, allowed)
         legal = state.legal
         if legal & (legal - 1):

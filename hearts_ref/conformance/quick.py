@@ -52,7 +52,7 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
         shown, views, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
     except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
         return _back(table)
-    expected = [reference_observation(game, table.state)] + [reference_observation(game, after) for *_, after in steps]
+    expected = _pass_observations(game, table.state, steps)
     if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
             or len(views) != len(plan) or type(final) is not Observation or any(game.totals)
             or game.results or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
@@ -67,6 +67,24 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
     table.step += 1 + len(passes) + len(plays)
     table.game, table.state, table.seen, table.synced = scored, None, final, True
     return True
+
+
+def _pass_observations(game: Any, dealt: Any, steps: list[tuple[Any, ...]]) -> list[Observation]:
+    """The reference's observations after the deal and after each pass (as :func:`~.judge.reference_observation`
+    gives them), the points taken worked out once: no trick is taken while the cards are passed."""
+    points = dealt.points_taken()
+    expected = [reference_observation(game, dealt)]
+    if not steps:
+        return expected
+    last = game.results[-1].score.scores if game.results else None
+    totals = game.totals
+    for *_, state in steps:
+        if state.taken is not dealt.taken or state.trick:
+            expected.append(reference_observation(game, state))
+            continue
+        expected.append(Observation(state.phase, state.to_move, (), state.context.hearts_broken,
+                                    points, last, totals, False, ()))
+    return expected
 
 
 def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any) -> list[tuple[Any, ...]]:

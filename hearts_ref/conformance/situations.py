@@ -262,13 +262,28 @@ def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
     n = rules.players
     for number, trick in enumerate(result.tricks):
         first = number == 0
-        led = trick.indices[0] // 13
-        for position, card in enumerate(trick.indices):
-            seat = (trick.leader + position) % n
-            context = Context(position == 0, None if position == 0 else led, first, broken)
-            yield Moment(seat, hands[seat], context, card)
+        indices = trick.indices
+        led = indices[0] // 13
+        seat = trick.leader
+        context = _context(True, None, first, broken)
+        for card in indices:
+            yield _new(Moment, (seat, hands[seat], context, card))
             hands[seat] &= ~(1 << card)
             broken = broken or bool(breaks_hearts(1 << card, context, rules))
+            seat = (seat + 1) % n
+            context = _context(False, led, first, broken)
+
+
+_new = tuple.__new__
+_CONTEXTS: dict[tuple[bool, int | None, bool, bool], Context] = {}   # the few contexts of a play, built once
+
+
+def _context(leading: bool, led: int | None, first: bool, broken: bool) -> Context:
+    key = (leading, led, first, broken)
+    context = _CONTEXTS.get(key)
+    if context is None:
+        context = _CONTEXTS[key] = Context(leading, led, first, broken)
+    return context
 
 
 def _taken(result: RoundResult, players: int) -> tuple[int, ...]:
