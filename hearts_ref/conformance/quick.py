@@ -29,7 +29,7 @@ from typing import Any
 
 from hearts_ref.engine import Observation, observe_game
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.judge import TEXT, reference_observation
+from hearts_ref.conformance.judge import TEXT
 
 __all__ = ["quick_round", "takes_rounds"]
 
@@ -70,21 +70,15 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
 
 
 def _pass_observations(game: Any, dealt: Any, steps: list[tuple[Any, ...]]) -> list[Observation]:
-    """The reference's observations after the deal and after each pass (as :func:`~.judge.reference_observation`
-    gives them), the points taken worked out once: no trick is taken while the cards are passed."""
-    points = dealt.points_taken()
-    expected = [reference_observation(game, dealt)]
-    if not steps:
-        return expected
+    """The reference's observations after the deal and after each pass, as :func:`~.judge.reference_observation`
+    gives them, the points taken worked out once: no trick is taken while the cards are passed."""
+    points, taken = dealt.points_taken(), dealt.taken
     last = game.results[-1].score.scores if game.results else None
     totals = game.totals
-    for *_, state in steps:
-        if state.taken is not dealt.taken or state.trick:
-            expected.append(reference_observation(game, state))
-            continue
-        expected.append(Observation(state.phase, state.to_move, (), state.context.hearts_broken,
-                                    points, last, totals, False, ()))
-    return expected
+    return [Observation(state.phase, state.to_move, tuple(map(TEXT.__getitem__, state.trick)),
+                        state.context.hearts_broken, points if state.taken is taken else state.points_taken(),
+                        last, totals, False, ())
+            for state in [dealt] + [step[-1] for step in steps]]
 
 
 def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any) -> list[tuple[Any, ...]]:

@@ -52,6 +52,9 @@ __all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moment
 _QS = QUEEN_OF_SPADES.index
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
 TIE_SIZES = (2, 3, 4)    # WIN-TIE: ties for the lowest total between this many seats
+# Every card but the hearts, but the point cards: a predicate asks of the hand first, the cheapest test that
+# rules most plays out (each is asked of every play while hearts are unbroken).
+_NOT_HEARTS, _NOT_POINTS = ~HEARTS, ~POINT_CARDS
 
 
 class Moment(NamedTuple):
@@ -180,20 +183,20 @@ SITUATIONS: tuple[Situation, ...] = (
     *(_direction(direction) for direction in ("left", "right", "across", "none")),
     # 03 Leading
     Situation("LEAD-HEARTS/only-hearts", "a leader held only hearts while they were unbroken", "play",
-              lambda m, rules: m.later_lead and not m.hand & ~HEARTS, _lead_restricted),
+              lambda m, rules: not m.hand & _NOT_HEARTS and m.later_lead, _lead_restricted),
     Situation("LEAD-HEARTS/hearts-and-queen", "a leader held only hearts and the Q♠ while hearts were unbroken "
               "(can_lead_hearts_instead_of_qs decides whether a heart may be led)", "play",
-              lambda m, rules: m.later_lead and m.hand & QUEEN and m.hand & HEARTS and not m.hand & ~POINT_CARDS,
+              lambda m, rules: not m.hand & _NOT_POINTS and m.hand & QUEEN and m.hand & HEARTS and m.later_lead,
               _lead_restricted),
     # 04 Following
     Situation("FIRST-EXCEPTION/only-points", "a seat void on the first trick held only point cards", "play",
-              lambda m, rules: _first_void(m) and not m.hand & ~POINT_CARDS,
+              lambda m, rules: not m.hand & _NOT_POINTS and _first_void(m),
               lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= POINT_CARDS.bit_count()),
     Situation("FIRST-NO-POINTS/points-held", "a seat void on the first trick held point cards and other cards", "play",
-              lambda m, rules: _first_void(m) and m.hand & POINT_CARDS and m.hand & ~POINT_CARDS,
+              lambda m, rules: m.context.first_trick and m.hand & POINT_CARDS and m.hand & _NOT_POINTS and m.void,
               lambda rules: rules.first_trick_points != "allowed"),
     Situation("FIRST-NO-POINTS/point-discarded", "a point card was discarded on the first trick (allowed)", "play",
-              lambda m, rules: _first_void(m) and (1 << m.card) & POINT_CARDS,
+              lambda m, rules: (1 << m.card) & POINT_CARDS and _first_void(m),
               lambda rules: rules.first_trick_points == "allowed"),
     # 05 Hearts
     Situation("BREAK-QUEEN/queen-led", "the Q♠ was led while hearts were unbroken", "play",
@@ -302,18 +305,28 @@ def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
 
 def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
-    plays = [(s.name, s.test) for s in _scoped("play", rules)]   # those not reached yet
+    plays = _tests("play", rules)   # those not reached yet
     found = set()
-    for moment in moments(result, rules):
-        if not plays or moment.context.hearts_broken and not moment.context.first_trick:
-            break       # every play situation is on the first trick or while hearts are unbroken
-        reached = [name for name, test in plays if test(moment, rules)]
-        if reached:
-            found.update(reached)
-            plays = [(name, test) for name, test in plays if name not in found]
+    if plays:
+        for moment in moments(result, rules):
+            context = moment.context
+            if context.hearts_broken and not context.first_trick:
+                break       # every play situation is on the first trick or while hearts are unbroken
+            reached = [name for name, test in plays if test(moment, rules)]
+            if reached:
+                found.update(reached)
+                plays = [(name, test) for name, test in plays if name not in found]
+                if not plays:
+                    break
     taken = _taken(result, rules.players)
     found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
     return found
+
+
+@functools.lru_cache(maxsize=64)
+def _tests(scope: str, rules: Rules) -> list[tuple[str, Callable[..., bool]]]:
+    """The names and predicates of :func:`_scoped` (a round's copy is made only when one is reached)."""
+    return [(s.name, s.test) for s in _scoped(scope, rules)]
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:
