@@ -89,6 +89,7 @@ class Situation:
     scope: str                                   # "play", "round" or "end"
     test: Callable[..., bool]
     applies: Callable[[Rules], bool] = lambda rules: True
+    cards: int | None = None   # ``play`` scope: the cards whose play it can be (None: any card)
 
     @property
     def rule_id(self) -> str:
@@ -197,21 +198,21 @@ SITUATIONS: tuple[Situation, ...] = (
               lambda rules: rules.first_trick_points != "allowed"),
     Situation("FIRST-NO-POINTS/point-discarded", "a point card was discarded on the first trick (allowed)", "play",
               lambda m, rules: (1 << m.card) & POINT_CARDS and _first_void(m),
-              lambda rules: rules.first_trick_points == "allowed"),
+              lambda rules: rules.first_trick_points == "allowed", cards=POINT_CARDS),
     # 05 Hearts
     Situation("BREAK-QUEEN/queen-led", "the Q♠ was led while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.leading and m.unbroken),
+              lambda m, rules: m.card == _QS and m.context.leading and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-followed", "the Q♠ followed a spade lead while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.led_suit == _SPADES and m.unbroken),
+              lambda m, rules: m.card == _QS and m.context.led_suit == _SPADES and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-discarded", "the Q♠ was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.void and m.unbroken),
+              lambda m, rules: m.card == _QS and m.void and m.unbroken, cards=QUEEN),
     Situation("BREAK-DISCARD/heart-led", "a heart was led while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.context.leading and m.unbroken),
+              lambda m, rules: m.card // 13 == _HEARTS and m.context.leading and m.unbroken, cards=HEARTS),
     Situation("BREAK-DISCARD/heart-followed", "a heart followed a heart lead while hearts were unbroken", "play",
               lambda m, rules: m.card // 13 == _HEARTS and m.context.led_suit == _HEARTS and m.unbroken,
-              lambda rules: rules.hearts_broken_by == "discard"),
+              lambda rules: rules.hearts_broken_by == "discard", cards=HEARTS),
     Situation("BREAK-DISCARD/heart-discarded", "a heart was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.void and m.unbroken, _heart_discard_allowed),
+              lambda m, rules: m.card // 13 == _HEARTS and m.void and m.unbroken, _heart_discard_allowed, cards=HEARTS),
     # 07 Scoring
     Situation("SCORE-MOON/moon", "a seat took every point card", "round",
               lambda result, taken, rules: _shooter(taken) is not None),
@@ -305,28 +306,36 @@ def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
 
 def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
-    plays = _tests("play", rules)   # those not reached yet
-    found = set()
-    if plays:
+    by_card, every = _play_tests(rules)
+    found: set[str] = set()
+    left = len(every)   # the play situations not reached yet
+    if left:
         for moment in moments(result, rules):
             context = moment.context
             if context.hearts_broken and not context.first_trick:
                 break       # every play situation is on the first trick or while hearts are unbroken
-            reached = [name for name, test in plays if test(moment, rules)]
-            if reached:
-                found.update(reached)
-                plays = [(name, test) for name, test in plays if name not in found]
-                if not plays:
-                    break
+            card = moment.card
+            for name, test in by_card[card] if 0 <= card < len(by_card) else every:
+                if name not in found and test(moment, rules):
+                    found.add(name)
+                    left -= 1
+            if not left:
+                break
     taken = _taken(result, rules.players)
     found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
     return found
 
 
 @functools.lru_cache(maxsize=64)
-def _tests(scope: str, rules: Rules) -> list[tuple[str, Callable[..., bool]]]:
-    """The names and predicates of :func:`_scoped` (a round's copy is made only when one is reached)."""
-    return [(s.name, s.test) for s in _scoped(scope, rules)]
+def _play_tests(rules: Rules) -> tuple[tuple[tuple[tuple[str, Callable[..., bool]], ...], ...],
+                                       tuple[tuple[str, Callable[..., bool]], ...]]:
+    """The names and predicates of the ``play`` situations of ``rules``: by card played (those it can be, from their
+    ``cards``), and all of them (for a card past the table)."""
+    every = tuple((s.name, s.test) for s in _scoped("play", rules))
+    cards = {s.name: s.cards for s in _scoped("play", rules)}
+    by_card = tuple(tuple((name, test) for name, test in every if cards[name] is None or cards[name] >> card & 1)
+                    for card in range(52))
+    return by_card, every
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:
