@@ -108,8 +108,11 @@ class Forecast:
         if before is not state or allowed != state.legal:
             self.depart()
             return None
-        self.plan.popleft()
-        self._made(before, None)
+        plan = self.plan
+        plan.popleft()
+        self.made.append((before, None))
+        if not plan and not self.passes:   # every choice forecast is made: nothing to take back
+            self.mark, self.made = None, []
         return card, after
 
     def _made(self, before: RoundState, seat: int | None) -> None:
