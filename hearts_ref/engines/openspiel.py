@@ -286,7 +286,8 @@ class OpenSpielEngine:
         add, note = plays.append, played.append
         trick, (taken, scores) = self._trick, self._points
         for k, index in enumerate(cards):
-            mask = sum(map(bit, legal_actions()))
+            actions = legal_actions()
+            mask = bit(actions[0]) if len(actions) == 1 else sum(map(bit, actions))
             if not mask >> index & 1:
                 add((mask,))
                 break
