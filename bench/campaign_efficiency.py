@@ -21,7 +21,9 @@ campaign's rounds/s divided by that. Run from the repository root:
     python bench/campaign_efficiency.py --step-by-step       # and the loop of one move at a time
 
 Every figure is the best of ``--repeat`` runs of each part (a busy machine only slows a run
-down); the load average at the start is printed with them.
+down), the parts run in turn, run after run; the load average at the start is printed with them.
+In process, the efficiency is also given by CPU time (rounds per second of CPU this process
+used), which other programs on a shared machine change far less than the elapsed time.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -81,6 +84,13 @@ def openspiel_alone(rules: Rules, rounds: int, seed: int) -> float:
             state.apply_action(actions[int(rng.random() * len(actions))])
         state.returns()
     return rounds / (time.perf_counter() - start)
+
+
+def _timed(alone: Any, rules: Rules, rounds: int, seed: int) -> tuple[float, float]:
+    """Rounds/s of a part by itself (``alone``), and rounds per second of this process's CPU time."""
+    cpu_start = time.process_time()
+    rate = alone(rules, rounds, seed)
+    return rate, rounds / (time.process_time() - cpu_start)
 
 
 def serve_command() -> list[str]:
@@ -184,12 +194,22 @@ def main() -> int:
             print(f"{100 * own / total:8.1f}%  {calls:9d}  {name} ({path.rsplit('/', 1)[-1]}:{line})")
         return 0
     alone = stdio_alone if stdio else openspiel_alone
-    engine_rate = max(alone(rules, rounds, args.seed + i) for i in range(args.repeat))
-    reference_rate = max(reference_alone(rules, rounds, args.seed + i) for i in range(args.repeat))
-    runs = [campaign(args.engine, rules, games, args.seed, policies) for _ in range(args.repeat)]
-    judged, seconds, cpu = max(runs, key=lambda run: run[0] / run[1])
+    # The parts one after the other, run after run (a change of load then slows each part alike), each the best of
+    # its runs; in process, also by the CPU time this process used (what other programs on the machine change least).
+    engine_runs, reference_runs, runs = [], [], []
+    for i in range(args.repeat):
+        engine_runs.append(_timed(alone, rules, rounds, args.seed + i))
+        reference_runs.append(_timed(reference_alone, rules, rounds, args.seed + i))
+        cpu_start = time.process_time()
+        runs.append(campaign(args.engine, rules, games, args.seed, policies) + (time.process_time() - cpu_start,))
+    engine_rate = max(rate for rate, _ in engine_runs)
+    reference_rate = max(rate for rate, _ in reference_runs)
+    judged, seconds, cpu, _ = max(runs, key=lambda run: run[0] / run[1])
     judged_rate = judged / seconds
     allowed = 1 / (1 / engine_rate + 1 / reference_rate)
+    if not stdio:
+        allowed_cpu = 1 / (1 / max(rate for _, rate in engine_runs) + 1 / max(rate for _, rate in reference_runs))
+        cpu_rate = max(run[0] / run[3] for run in runs)
     name = "hearts-ref serve (stdio)" if stdio else "OpenSpiel (pyspiel)"
     print(f"engine alone     {engine_rate:9.0f} rounds/s  {name}")
     print(f"reference alone  {reference_rate:9.0f} rounds/s  hearts-ref RoundState")
@@ -197,6 +217,9 @@ def main() -> int:
     print(f"campaign         {judged_rate:9.0f} rounds/s  {judged} judged rounds in {seconds:.2f} s, "
           f"policies {','.join(policies)}")
     print(f"efficiency       {judged_rate / allowed:9.2f}")
+    if not stdio:
+        print(f"  by CPU time    {cpu_rate / allowed_cpu:9.2f}  (campaign {cpu_rate:.0f} rounds per CPU second, "
+              f"the engines one after the other {allowed_cpu:.0f})")
     print(f"                 {cpu}")
     if args.step_by_step and not stdio:
         runs = [campaign(args.engine, rules, games, args.seed, policies, step_by_step=True)

@@ -117,6 +117,23 @@ def test_hearts_broken_counts_as_the_engine_breaks_them():
         "LEAD-HEARTS/hearts-and-queen"] < counted["rounds"] // 10
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("openspiel"), Rules.preset("seed004"), THREE],
+                         ids=["seed000", "openspiel", "seed004", "three"])
+def test_a_play_situation_is_reached_only_by_the_cards_it_names(rules):
+    """The runner asks a play situation only of the plays of its ``cards``: of any other card, it is never true."""
+    named = [s for s in SITUATIONS if s.scope == "play" and s.cards is not None]
+    assert {s.name for s in named} >= {"BREAK-QUEEN/queen-led", "BREAK-DISCARD/heart-discarded"}
+    asked = 0
+    for seed in range(8):
+        for result in random_game(rules, seed=seed).results:
+            for moment in moments(result, rules):
+                for situation in named:
+                    others = [c for c in range(52) if not situation.cards >> c & 1]
+                    asked += len(others)
+                    assert not any(situation.test(moment._replace(card=c), rules) for c in others), situation.name
+    assert asked > 10_000
+
+
 def test_each_situation_is_recognised_in_a_round_built_for_it():
     rules = Rules(jd_bonus=True)
     plan = round_for(rules, "lead-hearts", random.Random(3), seat=1)

@@ -119,6 +119,7 @@ class _Table(Verdicts):
         self._shown_at: RoundState | None = None   # the state whose trick and points ``_shown`` holds
         self._shown: tuple[tuple[str, ...], tuple[int, ...]] = ((), ())
         self._last: tuple[int, ...] | None = None
+        self._points: tuple[Any, tuple[int, ...]] = (None, ())   # cards taken (by seat) and their points
 
     # The game, in the order of the rules -------------------------------------------------------
 
@@ -178,7 +179,7 @@ class _Table(Verdicts):
             if stopped:
                 return stopped
         facts = StepFacts("deal", None, self.state, self.game, previous=self.seen)
-        return self.judge(facts, reference_observation(self.game, self.state), actual, where)
+        return self.judge(facts, self.observation(self.state), actual, where)
 
     def begin_round(self, hands: tuple[CardSet, ...], direction: str) -> None:
         """The reference's round dealt with ``hands`` (checked: DEAL-HANDS, DECK-REMOVED), and the decider told."""
@@ -250,7 +251,18 @@ class _Table(Verdicts):
             return f"the engine refused {_PASS_TRIES} legal passes of seat {seat}"
         self.state = after or before.choose_pass(seat, cards)
         facts = StepFacts("pass", before, self.state, self.game, previous=self.seen)
-        return self.judge(facts, reference_observation(self.game, self.state), actual, where)
+        return self.judge(facts, self.observation(self.state), actual, where)
+
+    def observation(self, state: RoundState) -> Observation:
+        """The reference's observation with ``state`` as its round in play (:func:`~.judge.reference_observation`),
+        its points taken worked out once for the cards taken (none are while the cards are passed)."""
+        taken, points = self._points
+        if state.taken is not taken:
+            taken, points = self._points = state.taken, state.points_taken()
+        game = self.game
+        return Observation(state.phase, state.to_move, tuple(map(TEXT.__getitem__, state.trick)),
+                           state.context.hearts_broken, points,
+                           game.results[-1].score.scores if game.results else None, game.totals, False, ())
 
     def tricks(self) -> str | None:
         """The tricks (LEAD-*, FOLLOW-*, FIRST-*, TRICK-*), one card at a time; the last one scores the round."""
@@ -286,7 +298,7 @@ class _Table(Verdicts):
                                                                    self.step, self.number))
             if stopped:
                 return stopped
-        if self.link.lookahead and not self.forecast and not self.link.ahead:
+        if self.link.lookahead and not self.link.ahead and not self.forecast:
             self.link.send_ahead(self.forecast.make(state, allowed))
         self.step += 1
         card, after = (self.forecast.plan and self.forecast.next(state, allowed)) or (self.decider.play(state, allowed), None)

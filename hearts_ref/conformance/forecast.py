@@ -80,9 +80,10 @@ class Forecast:
             card = choose(state, allowed)
             after = state.play(card)
             add((state, card, after))
-            if after.is_over or not after.legal:
+            allowed = after.legal
+            if not allowed:   # the round is over (no seat to play has a legal set), or a deadlock
                 break
-            state, allowed = after, after.legal
+            state = after
         self.plan = deque(plan)
         return [(card, before.to_play) for before, card, _ in plan]
 
@@ -107,8 +108,11 @@ class Forecast:
         if before is not state or allowed != state.legal:
             self.depart()
             return None
-        self.plan.popleft()
-        self._made(before, None)
+        plan = self.plan
+        plan.popleft()
+        self.made.append((before, None))
+        if not plan and not self.passes:   # every choice forecast is made: nothing to take back
+            self.mark, self.made = None, []
         return card, after
 
     def _made(self, before: RoundState, seat: int | None) -> None:

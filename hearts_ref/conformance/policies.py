@@ -40,17 +40,16 @@ from hearts_ref.game import Game
 from hearts_ref.round import PASS_SIZE, RoundState
 from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
-from hearts_ref.conformance.script import deal_code, direction_options, rank_in, subset_rank, waiting_seats
+from hearts_ref.conformance.script import (
+    deal_code, direction_options, nth_card, rank_in, subset_rank, waiting_seats,
+)
 
 __all__ = ["Policy", "POLICY_NAMES", "RANDOM_POLICIES", "make_policy", "policy_for", "PolicyDecider"]
 
 
 def _pick(mask: int, rng: random.Random) -> int:
     """One card of a non-empty mask, each equally likely."""
-    n = int(rng.random() * mask.bit_count())
-    for _ in range(n):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+    return nth_card(mask, int(rng.random() * mask.bit_count()))
 
 
 def _deal_with(rules: Rules, rng: random.Random, seat: int, wanted: int) -> tuple[CardSet, ...]:
@@ -334,6 +333,9 @@ class PolicyDecider:
         self.script: list[int] = []
         self.round_starts: list[int] = []
         self._passes: dict[int, int] = {}   # the round's passes, chosen in seat order, not yet made
+        # a policy that plays uniformly (Policy's own choose_play): its draw, to choose without calling it
+        uniform = getattr(policy.choose_play, "__func__", None) is Policy.choose_play   # (its draw, to play uniformly)
+        self._uniform = policy.rng.random if uniform else None
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         hands = self.policy.deal(rules, number)
@@ -382,10 +384,14 @@ class PolicyDecider:
 
     def play(self, state: RoundState, allowed: int) -> Card:
         """The policy's choice among the cards ``allowed``, recorded by its index in the reference's legal plays."""
-        index = self.policy.choose_play(state, allowed)
-        legal = state.legal
+        legal, rank = state.legal, None
+        if self._uniform is not None:   # uniform play: the card drawn as _pick draws it, its rank the draw itself
+            rank = int(self._uniform() * allowed.bit_count())
+            index = nth_card(allowed, rank)
+        else:
+            index = self.policy.choose_play(state, allowed)
         if legal & (legal - 1):
-            self.script.append(rank_in(legal, index))
+            self.script.append(rank if rank is not None and allowed == legal else rank_in(legal, index))
         return CARDS[index]
 
     def snapshot(self) -> Any:

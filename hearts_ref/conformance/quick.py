@@ -29,7 +29,7 @@ from typing import Any
 
 from hearts_ref.engine import Observation, observe_game
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.judge import TEXT, reference_observation
+from hearts_ref.conformance.judge import TEXT
 
 __all__ = ["quick_round", "takes_rounds"]
 
@@ -52,12 +52,12 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
         shown, views, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
     except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
         return _back(table)
-    expected = [reference_observation(game, table.state)] + [reference_observation(game, after) for *_, after in steps]
+    expected, taken = _pass_observations(game, table.state, steps)
     if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
             or len(views) != len(plan) or type(final) is not Observation or any(game.totals)
             or game.results or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
         return _back(table)
-    if views[:-1] != _play_views(plan, table.rules) or views[-1] != (plan[-1][0].legal,):
+    if views[:-1] != _play_views(plan, table.rules, taken) or views[-1] != (plan[-1][0].legal,):
         return _back(table)
     before, card, _ = plan[-1]
     scored = game._replace(round=before).play(card)
@@ -69,11 +69,26 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
     return True
 
 
-def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any) -> list[tuple[Any, ...]]:
+def _pass_observations(game: Any, dealt: Any, steps: list[tuple[Any, ...]]) -> tuple[list[Observation], Any]:
+    """The reference's observations after the deal and after each pass, as :func:`~.judge.reference_observation`
+    gives them, the points taken worked out once: no trick is taken while the cards are passed; and the cards
+    taken at the deal with their points."""
+    points, taken = dealt.points_taken(), dealt.taken
+    last = game.results[-1].score.scores if game.results else None
+    totals = game.totals
+    return [Observation(state.phase, state.to_move, tuple(map(TEXT.__getitem__, state.trick)),
+                        state.context.hearts_broken, points if state.taken is taken else state.points_taken(),
+                        last, totals, False, ())
+            for state in [dealt] + [step[-1] for step in steps]], (taken, points)
+
+
+def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any, dealt: tuple[Any, Any]) -> list[tuple[Any, ...]]:
     """For each play but the last: the reference's legal set before it, and after it the seat to move, the trick
-    (as text), hearts broken and the points taken, each worked out from the play before (as the play loop does)."""
+    (as text), hearts broken and the points taken, each worked out from the play before (as the play loop does;
+    ``dealt``: the cards taken at the deal and their points, the first play's when no card was taken since)."""
     first = plan[0][0]
-    trick, points = tuple(map(TEXT.__getitem__, first.trick)), first.points_taken()
+    trick = tuple(map(TEXT.__getitem__, first.trick))
+    points = dealt[1] if first.taken is dealt[0] else first.points_taken()
     views = []
     for before, card, after in plan[:-1]:
         if after.trick:

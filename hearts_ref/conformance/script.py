@@ -107,9 +107,13 @@ def subset_rank(mask: int, chosen: int) -> int:
     >>> subset_rank(0b1111, 0b0011), subset_rank(0b1111, 0b0101), subset_rank(0b1111, 0b1100)
     (0, 1, 5)
     """
-    rank = 0
-    for k, index in enumerate(bits_of(chosen & mask), 1):
-        rank += comb((mask & ((1 << index) - 1)).bit_count(), k)
+    rank = k = 0
+    chosen &= mask
+    while chosen:   # each chosen card, lowest first: the k-th adds the subsets of k cards of those below it
+        low = chosen & -chosen
+        k += 1
+        rank += comb((mask & (low - 1)).bit_count(), k)
+        chosen ^= low
     return rank
 
 

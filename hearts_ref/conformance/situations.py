@@ -52,6 +52,9 @@ __all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moment
 _QS = QUEEN_OF_SPADES.index
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
 TIE_SIZES = (2, 3, 4)    # WIN-TIE: ties for the lowest total between this many seats
+# Every card but the hearts, but the point cards: a predicate asks of the hand first, the cheapest test that
+# rules most plays out (each is asked of every play while hearts are unbroken).
+_NOT_HEARTS, _NOT_POINTS = ~HEARTS, ~POINT_CARDS
 
 
 class Moment(NamedTuple):
@@ -86,6 +89,7 @@ class Situation:
     scope: str                                   # "play", "round" or "end"
     test: Callable[..., bool]
     applies: Callable[[Rules], bool] = lambda rules: True
+    cards: int | None = None   # ``play`` scope: the cards whose play it can be (None: any card)
 
     @property
     def rule_id(self) -> str:
@@ -180,35 +184,35 @@ SITUATIONS: tuple[Situation, ...] = (
     *(_direction(direction) for direction in ("left", "right", "across", "none")),
     # 03 Leading
     Situation("LEAD-HEARTS/only-hearts", "a leader held only hearts while they were unbroken", "play",
-              lambda m, rules: m.later_lead and not m.hand & ~HEARTS, _lead_restricted),
+              lambda m, rules: not m.hand & _NOT_HEARTS and m.later_lead, _lead_restricted),
     Situation("LEAD-HEARTS/hearts-and-queen", "a leader held only hearts and the Q♠ while hearts were unbroken "
               "(can_lead_hearts_instead_of_qs decides whether a heart may be led)", "play",
-              lambda m, rules: m.later_lead and m.hand & QUEEN and m.hand & HEARTS and not m.hand & ~POINT_CARDS,
+              lambda m, rules: not m.hand & _NOT_POINTS and m.hand & QUEEN and m.hand & HEARTS and m.later_lead,
               _lead_restricted),
     # 04 Following
     Situation("FIRST-EXCEPTION/only-points", "a seat void on the first trick held only point cards", "play",
-              lambda m, rules: _first_void(m) and not m.hand & ~POINT_CARDS,
+              lambda m, rules: not m.hand & _NOT_POINTS and _first_void(m),
               lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= POINT_CARDS.bit_count()),
     Situation("FIRST-NO-POINTS/points-held", "a seat void on the first trick held point cards and other cards", "play",
-              lambda m, rules: _first_void(m) and m.hand & POINT_CARDS and m.hand & ~POINT_CARDS,
+              lambda m, rules: m.context.first_trick and m.hand & POINT_CARDS and m.hand & _NOT_POINTS and m.void,
               lambda rules: rules.first_trick_points != "allowed"),
     Situation("FIRST-NO-POINTS/point-discarded", "a point card was discarded on the first trick (allowed)", "play",
-              lambda m, rules: _first_void(m) and (1 << m.card) & POINT_CARDS,
-              lambda rules: rules.first_trick_points == "allowed"),
+              lambda m, rules: (1 << m.card) & POINT_CARDS and _first_void(m),
+              lambda rules: rules.first_trick_points == "allowed", cards=POINT_CARDS),
     # 05 Hearts
     Situation("BREAK-QUEEN/queen-led", "the Q♠ was led while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.leading and m.unbroken),
+              lambda m, rules: m.card == _QS and m.context.leading and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-followed", "the Q♠ followed a spade lead while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.led_suit == _SPADES and m.unbroken),
+              lambda m, rules: m.card == _QS and m.context.led_suit == _SPADES and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-discarded", "the Q♠ was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.void and m.unbroken),
+              lambda m, rules: m.card == _QS and m.void and m.unbroken, cards=QUEEN),
     Situation("BREAK-DISCARD/heart-led", "a heart was led while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.context.leading and m.unbroken),
+              lambda m, rules: m.card // 13 == _HEARTS and m.context.leading and m.unbroken, cards=HEARTS),
     Situation("BREAK-DISCARD/heart-followed", "a heart followed a heart lead while hearts were unbroken", "play",
               lambda m, rules: m.card // 13 == _HEARTS and m.context.led_suit == _HEARTS and m.unbroken,
-              lambda rules: rules.hearts_broken_by == "discard"),
+              lambda rules: rules.hearts_broken_by == "discard", cards=HEARTS),
     Situation("BREAK-DISCARD/heart-discarded", "a heart was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.void and m.unbroken, _heart_discard_allowed),
+              lambda m, rules: m.card // 13 == _HEARTS and m.void and m.unbroken, _heart_discard_allowed, cards=HEARTS),
     # 07 Scoring
     Situation("SCORE-MOON/moon", "a seat took every point card", "round",
               lambda result, taken, rules: _shooter(taken) is not None),
@@ -262,13 +266,28 @@ def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
     n = rules.players
     for number, trick in enumerate(result.tricks):
         first = number == 0
-        led = trick.indices[0] // 13
-        for position, card in enumerate(trick.indices):
-            seat = (trick.leader + position) % n
-            context = Context(position == 0, None if position == 0 else led, first, broken)
-            yield Moment(seat, hands[seat], context, card)
+        indices = trick.indices
+        led = indices[0] // 13
+        seat = trick.leader
+        context = _context(True, None, first, broken)
+        for card in indices:
+            yield _new(Moment, (seat, hands[seat], context, card))
             hands[seat] &= ~(1 << card)
             broken = broken or bool(breaks_hearts(1 << card, context, rules))
+            seat = (seat + 1) % n
+            context = _context(False, led, first, broken)
+
+
+_new = tuple.__new__
+_CONTEXTS: dict[tuple[bool, int | None, bool, bool], Context] = {}   # the few contexts of a play, built once
+
+
+def _context(leading: bool, led: int | None, first: bool, broken: bool) -> Context:
+    key = (leading, led, first, broken)
+    context = _CONTEXTS.get(key)
+    if context is None:
+        context = _CONTEXTS[key] = Context(leading, led, first, broken)
+    return context
 
 
 def _taken(result: RoundResult, players: int) -> tuple[int, ...]:
@@ -287,18 +306,36 @@ def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
 
 def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
-    plays = [(s.name, s.test) for s in _scoped("play", rules)]   # those not reached yet
-    found = set()
-    for moment in moments(result, rules):
-        if not plays or moment.context.hearts_broken and not moment.context.first_trick:
-            break       # every play situation is on the first trick or while hearts are unbroken
-        reached = [name for name, test in plays if test(moment, rules)]
-        if reached:
-            found.update(reached)
-            plays = [(name, test) for name, test in plays if name not in found]
+    by_card, every = _play_tests(rules)
+    found: set[str] = set()
+    left = len(every)   # the play situations not reached yet
+    if left:
+        for moment in moments(result, rules):
+            context = moment.context
+            if context.hearts_broken and not context.first_trick:
+                break       # every play situation is on the first trick or while hearts are unbroken
+            card = moment.card
+            for name, test in by_card[card] if 0 <= card < len(by_card) else every:
+                if name not in found and test(moment, rules):
+                    found.add(name)
+                    left -= 1
+            if not left:
+                break
     taken = _taken(result, rules.players)
     found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
     return found
+
+
+@functools.lru_cache(maxsize=64)
+def _play_tests(rules: Rules) -> tuple[tuple[tuple[tuple[str, Callable[..., bool]], ...], ...],
+                                       tuple[tuple[str, Callable[..., bool]], ...]]:
+    """The names and predicates of the ``play`` situations of ``rules``: by card played (those it can be, from their
+    ``cards``), and all of them (for a card past the table)."""
+    every = tuple((s.name, s.test) for s in _scoped("play", rules))
+    cards = {s.name: s.cards for s in _scoped("play", rules)}
+    by_card = tuple(tuple((name, test) for name, test in every if cards[name] is None or cards[name] >> card & 1)
+                    for card in range(52))
+    return by_card, every
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet
+from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
@@ -185,11 +185,11 @@ class OpenSpielEngine:
         if action not in state.legal_actions():
             raise EngineRejection(f"OpenSpiel cannot pass {direction} with these parameters", "PASS-CYCLE")
         state.apply_action(action)
-        # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4.
-        sorted_hands = [_actions_of(m) for m in masks]
-        for k in range(13):
-            for seat in range(4):
-                state.apply_action(sorted_hands[seat][k])
+        # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4 (each hand's cards in index order).
+        apply_action = state.apply_action
+        for dealt in zip(*map(_actions_of, masks)):
+            for action in dealt:
+                apply_action(action)
         self.state = state
         self._dealt = masks
         self._pending = {}
@@ -278,30 +278,37 @@ class OpenSpielEngine:
         plays: list[tuple[Any, ...]] = []
         if self._passing:
             return shown, plays, None
-        # The plays, as play() and play_view() make and show them, with their lookups bound once.
+        # The plays, as play() and play_view() make and show them, with their lookups bound once (and the trick
+        # and the points kept in locals, written back as play() keeps them).
         state, played, last = self.state, self._played, len(cards) - 1
         legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
         hearts_broken, points, bit = state.hearts_broken, state.points, _BIT_OF_ACTION.__getitem__
+        add, note = plays.append, played.append
+        trick, (taken, scores) = self._trick, self._points
         for k, index in enumerate(cards):
-            mask = sum(map(bit, legal_actions()))
+            actions = legal_actions()
+            mask = bit(actions[0]) if len(actions) == 1 else sum(map(bit, actions))
             if not mask >> index & 1:
-                plays.append((mask,))
-                return shown, plays, None
-            if k == last or len(played) == 48:   # the last trick: as play() keeps it for the round's points
+                add((mask,))
+                break
+            n = len(played) + 1
+            if k == last or n == 49:   # the last trick: as play() keeps it for the round's points
+                self._trick, self._points = trick, (taken, scores)
                 self._apply(index, mask)
                 if k == last:
-                    plays.append((mask,))
+                    add((mask,))
                     return shown, plays, self.observe()
+                trick = self._trick
             else:
                 action = ACTION_OF_CARD[index]
                 apply_action(action)
-                played.append(action)
+                note(action)
                 text = _TEXT_OF_ACTION[action]
-                self._trick = self._trick + (text,) if len(self._trick) < 4 else (text,)
-            n = len(played)
-            if self._points[0] != n // 4:   # a trick taken: OpenSpiel's points read again
-                self._points = (n // 4, (points(0), points(1), points(2), points(3)))
-            plays.append((mask, current_player(), self._trick if n % 4 else (), hearts_broken(), self._points[1]))
+                trick = trick + (text,) if len(trick) < 4 else (text,)
+            if taken != n // 4:   # a trick taken (or the first play): OpenSpiel's points read again
+                taken, scores = n // 4, (points(0), points(1), points(2), points(3))
+            add((mask, current_player(), trick if n % 4 else (), hearts_broken(), scores))
+        self._trick, self._points = trick, (taken, scores)
         return shown, plays, None
 
     def observe(self) -> Observation:
@@ -309,7 +316,10 @@ class OpenSpielEngine:
         if state is None:
             return _BEFORE_ROUND
         if self._passing:
-            waiting = min(set(range(4)) - set(self._pending) - set(range(state.current_player())))
+            pending = self._pending   # the lowest seat from OpenSpiel's current player on that has not chosen
+            waiting = next((seat for seat in range(max(state.current_player(), 0), 4) if seat not in pending), None)
+            if waiting is None:
+                waiting = min(set(range(4)) - set(pending) - set(range(state.current_player())))
             return Observation("pass", waiting, (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
         if len(self._played) == 52 and state.is_terminal():
             points = state.points
@@ -349,12 +359,7 @@ class OpenSpielEngine:
 
 def _actions_of(mask: int) -> list[int]:
     """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices."""
-    actions = []
-    while mask:
-        low = mask & -mask
-        actions.append(ACTION_OF_CARD[low.bit_length() - 1])
-        mask ^= low
-    return actions
+    return [ACTION_OF_CARD[index] for index in bits_of(mask)]
 
 
 _ZEROS = (0, 0, 0, 0)
