@@ -287,12 +287,12 @@ class RoundState(NamedTuple):
         if ctx.first_trick and rules.extra_cards:   # TRICK-ORDER: a seat dealt an extra card plays two
             seats = first_trick_seats(self.dealt, self.leader, rules, ops)
         if len(trick) < (n if seats is None else len(seats)):   # TRICK-ORDER: the next seat clockwise plays
-            led = card // 13 if ctx.leading else ctx.led_suit
+            led = card // 13 & 3 if ctx.leading else ctx.led_suit
             ctx = _FOLLOWING[led][ctx.first_trick][broken]
             if seats is None:
                 seat = (seat + 1) % n
             elif seats[len(trick)] == seat:   # FIRST-TWO-CARDS: its second card, of its first card's suit
-                ctx = ctx._replace(pair_suit=card // 13)
+                ctx = ctx._replace(pair_suit=card // 13 & 3)
             else:
                 seat = seats[len(trick)]
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, self.taken, trick,

@@ -48,7 +48,7 @@ def takes_the_moon(cards: Any, rules: Rules, ops: Any = BITS) -> Any:
     """SCORE-MOON: return whether ``cards`` hold every point card (never when ``moon`` is off)."""
     if rules.moon == "off":
         return False
-    return ops.is_empty(POINT_CARDS & ~cards)
+    return ops.is_empty(POINT_CARDS & rules.deck_mask & ~cards)   # the point cards in play
 
 
 def moon_shooter(taken: tuple[int, ...], rules: Rules) -> int | None:

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES
+from hearts_ref.cards import QUEEN_OF_SPADES, suit_of
 from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of
 from hearts_ref.engine import EngineRejection, Observation
 from hearts_ref.errors import IllegalPassError
@@ -123,7 +123,7 @@ def stale_lead(state: RoundState, engine: int, broken: bool | None = None) -> st
     ctx = state.context
     if not ctx.leading or ctx.first_trick:
         return ""
-    previous = state.tricks[-1].indices[0] // 13
+    previous = suit_of(state.tricks[-1].indices[0])
     hand = state.hands[state.to_play]
     broken = ctx.hearts_broken if broken is None else broken
     if engine != legal_plays(hand, Context(False, previous, False, broken), state.rules):
@@ -206,8 +206,8 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     before, rules = facts.before, facts.game.rules
     n = rules.players
     cards = _trick_cards(facts)
-    led = cards[0] // 13
-    in_suit = [(k, c) for k, c in enumerate(cards) if c // 13 == led]
+    led = suit_of(cards[0])
+    in_suit = [(k, c) for k, c in enumerate(cards) if suit_of(c) == led]
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
     if (before.leader + position) % n == actual.to_move:
         return ["DECK-CARDS", "TRICK-WINNER"]

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES, Suit
+from hearts_ref.cards import QUEEN_OF_SPADES, Suit, suit_of
 from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.game import Game, RoundResult, is_game_over
 from hearts_ref.legality import Context, breaks_hearts
@@ -161,13 +161,22 @@ def _dealt(result: RoundResult) -> int:
 
 
 def _shooter(taken: tuple[int, ...]) -> int | None:
-    return next((seat for seat, cards in enumerate(taken) if not POINT_CARDS & ~cards), None)
+    in_play = POINT_CARDS & _union(taken)
+    return next((seat for seat, cards in enumerate(taken) if not in_play & ~cards), None)
+
+
+def _union(taken: tuple[int, ...]) -> int:
+    cards = 0
+    for one in taken:
+        cards |= one
+    return cards
 
 
 def _spoiled(taken: tuple[int, ...]) -> bool:
     """Every point card but one heart to one seat."""
+    in_play = POINT_CARDS & _union(taken)
     for cards in taken:
-        missing = POINT_CARDS & ~cards
+        missing = in_play & ~cards
         if missing and not missing & (missing - 1) and missing & HEARTS:
             return True
     return False
@@ -188,7 +197,7 @@ SITUATIONS: tuple[Situation, ...] = (
     # 04 Following
     Situation("FIRST-EXCEPTION/only-points", "a seat void on the first trick held only point cards", "play",
               lambda m, rules: _first_void(m) and not m.hand & ~POINT_CARDS,
-              lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= POINT_CARDS.bit_count()),
+              lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= (POINT_CARDS & rules.deck_mask).bit_count()),
     Situation("FIRST-NO-POINTS/points-held", "a seat void on the first trick held point cards and other cards", "play",
               lambda m, rules: _first_void(m) and m.hand & POINT_CARDS and m.hand & ~POINT_CARDS,
               lambda rules: rules.first_trick_points != "allowed"),
@@ -203,19 +212,19 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation("BREAK-QUEEN/queen-discarded", "the Q♠ was discarded while hearts were unbroken", "play",
               lambda m, rules: m.card == _QS and m.void and m.unbroken),
     Situation("BREAK-DISCARD/heart-led", "a heart was led while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.context.leading and m.unbroken),
+              lambda m, rules: suit_of(m.card) == _HEARTS and m.context.leading and m.unbroken),
     Situation("BREAK-DISCARD/heart-followed", "a heart followed a heart lead while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.context.led_suit == _HEARTS and m.unbroken,
+              lambda m, rules: suit_of(m.card) == _HEARTS and m.context.led_suit == _HEARTS and m.unbroken,
               lambda rules: rules.hearts_broken_by == "discard"),
     Situation("BREAK-DISCARD/heart-discarded", "a heart was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.void and m.unbroken, _heart_discard_allowed),
+              lambda m, rules: suit_of(m.card) == _HEARTS and m.void and m.unbroken, _heart_discard_allowed),
     # 07 Scoring
     Situation("SCORE-MOON/moon", "a seat took every point card", "round",
               lambda result, taken, rules: _shooter(taken) is not None),
     Situation("SCORE-MOON/spoiled", "a seat took every point card but one heart", "round",
               lambda result, taken, rules: _spoiled(taken)),
     Situation("SCORE-JACK/moon-with-jack", "a seat took every point card and the J♦", "round",
-              lambda result, taken, rules: any(not (POINT_CARDS | JACK_OF_DIAMONDS_BIT) & ~cards for cards in taken),
+              lambda result, taken, rules: any(not (POINT_CARDS | JACK_OF_DIAMONDS_BIT) & rules.deck_mask & ~cards for cards in taken),
               lambda rules: rules.jd_bonus),
     Situation("SCORE-NO-TRICKS/no-trick", "a seat took no trick", "round",
               lambda result, taken, rules: any(not cards for cards in taken)),
@@ -262,7 +271,7 @@ def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
     n = rules.players
     for number, trick in enumerate(result.tricks):
         first = number == 0
-        led = trick.indices[0] // 13
+        led = suit_of(trick.indices[0])
         for position, card in enumerate(trick.indices):
             seat = (trick.leader + position) % n
             context = Context(position == 0, None if position == 0 else led, first, broken)

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from hearts_ref.cards import Card
-from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, lowest
+from hearts_ref.cardset import HEARTS, ONE_DECK, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, lowest
 from hearts_ref.engine import Capabilities, EngineRejection, Observation, ReferenceEngine
 from hearts_ref.game import is_game_over, winners
 from hearts_ref.legality import Context, legal_plays
@@ -460,7 +460,7 @@ class MoonOnHearts(_ScoreSheet):
     name = "planted-moon-on-hearts"
 
     def round_score(self, taken: tuple[int, ...], points: tuple[int, ...]) -> tuple[int, ...]:
-        shooter = next((seat for seat, cards in enumerate(taken) if cards & HEARTS == HEARTS), None)
+        shooter = next((seat for seat, cards in enumerate(taken) if cards & HEARTS == HEARTS & ONE_DECK), None)
         if shooter is None or self.rules.moon == "off":
             return super().round_score(taken, points)
         jack = [p - card_points(cards, self.without_jack) for p, cards in zip(points, taken)]
