@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES, suit_of
+from hearts_ref.cards import COPY_OFFSET, QUEEN_OF_SPADES, suit_of
 from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of
 from hearts_ref.engine import EngineRejection, Observation
 from hearts_ref.errors import IllegalPassError
@@ -233,11 +233,11 @@ def _trick_rules(facts: StepFacts, diff: Difference, actual: Observation) -> lis
 
 def _hearts_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
     """BREAK-QUEEN when the Q♠ just played would explain the engine's hearts broken, else BREAK-DISCARD."""
-    if facts.action == "play" and facts.card == _QUEEN:
+    if facts.action == "play" and facts.card % COPY_OFFSET == _QUEEN:   # either deck's Q♠
         previous = facts.previous.hearts_broken if facts.previous is not None else facts.before.hearts_broken
         rules = facts.game.rules
         other = dataclasses.replace(rules, qs_breaks_hearts=not rules.qs_breaks_hearts)
-        if (previous or breaks_hearts(1 << _QUEEN, facts.before.context, other)) == diff.actual:
+        if (previous or breaks_hearts(1 << facts.card, facts.before.context, other)) == diff.actual:
             return ["BREAK-QUEEN"]
     return ["BREAK-DISCARD"]
 
