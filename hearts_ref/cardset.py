@@ -1,6 +1,9 @@
-"""Card sets: an immutable set of cards stored as a 52-bit integer.
+"""Card sets: an immutable set of cards stored as one integer (52 bits with one deck, 104 with two).
 
-Bit ``i`` stands for the card of index ``i`` (see :mod:`hearts_ref.cards`). The rules
+Bit ``i`` stands for the card of index ``i`` (see :mod:`hearts_ref.cards`); the second deck's
+copies (DECK-CARDS, two decks) are bits 52-103, so a one-deck set is the same integer it always was. The
+masks below (a suit, the hearts, the point cards) hold both decks' copies: ``hand & HEARTS`` is
+a hand's hearts with one deck or two. The rules
 are written over card sets (``hand & HEARTS``, ``hand & ~POINT_CARDS``), so one
 rule is a few integer operations. :class:`CardSet` wraps the integer for the public
 API: it reads like a ``frozenset`` of :class:`~hearts_ref.cards.Card`.
@@ -14,6 +17,9 @@ asks of an *algebra*: :data:`BITS` here, ``SYMBOLIC`` there.
 ('4H AH', 4, True)
 >>> hand - HEARTS_SET
 CardSet.parse('2C QS')
+>>> two = CardSet.parse("JC#2 2C JC")
+>>> str(two), len(two & SUIT_SETS[0])
+('2C JC JC#2', 3)
 """
 
 from __future__ import annotations
@@ -21,20 +27,39 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hearts_ref.cards import CARDS, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit, parse_card
+from hearts_ref.cards import CARDS, COPY_OFFSET, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit, parse_card
 from hearts_ref.errors import InvalidCardError
 
 __all__ = [
-    "CardSet", "BITS", "Bits", "ALL_CARDS", "SUIT_MASKS", "HEARTS", "QUEEN", "JACK_OF_DIAMONDS_BIT",
-    "POINT_CARDS", "HEARTS_SET", "POINT_CARDS_SET", "lowest", "highest", "bits_of",
+    "CardSet", "BITS", "Bits", "ALL_CARDS", "ONE_DECK", "SECOND_DECK", "SUIT_MASKS", "SUIT_SETS", "HEARTS", "QUEEN",
+    "JACK_OF_DIAMONDS_BIT", "POINT_CARDS", "HEARTS_SET", "POINT_CARDS_SET", "lowest", "highest", "bits_of",
+    "faces", "both_copies",
 ]
 
-ALL_CARDS = (1 << 52) - 1
-SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * suit) for suit in Suit)
+ONE_DECK = (1 << COPY_OFFSET) - 1            # DECK-CARDS: the 52 cards of the first deck
+SECOND_DECK = ONE_DECK << COPY_OFFSET        # DECK-CARDS, two decks: their copies in the second deck
+ALL_CARDS = ONE_DECK | SECOND_DECK           # every card identity, both decks
+
+
+def both_copies(mask: int) -> int:
+    """Return the cards of a one-deck ``mask`` together with their second deck's copies (DECK-CARDS, two decks)."""
+    return mask | mask << COPY_OFFSET
+
+
+def faces(mask: int) -> int:
+    """Return the first deck's cards identical to those of ``mask``: each copy folded onto its face.
+
+    >>> str(CardSet.from_mask(faces(CardSet.parse("JC#2 QS").mask)))
+    'JC QS'
+    """
+    return (mask | mask >> COPY_OFFSET) & ONE_DECK
+
+
+SUIT_MASKS = tuple(both_copies(((1 << 13) - 1) << (13 * suit)) for suit in Suit)
 HEARTS = SUIT_MASKS[Suit.HEARTS]
-QUEEN = 1 << QUEEN_OF_SPADES.index
-JACK_OF_DIAMONDS_BIT = 1 << JACK_OF_DIAMONDS.index
-POINT_CARDS = HEARTS | QUEEN   # SCORE-POINTS: the hearts and the queen of spades
+QUEEN = both_copies(1 << QUEEN_OF_SPADES.index)
+JACK_OF_DIAMONDS_BIT = both_copies(1 << JACK_OF_DIAMONDS.index)
+POINT_CARDS = HEARTS | QUEEN   # SCORE-POINTS: the hearts and the queen of spades (of each deck in play)
 
 
 def lowest(mask: int) -> int:
@@ -56,10 +81,11 @@ def bits_of(mask: int) -> Iterator[int]:
 
 
 class CardSet:
-    """An immutable set of cards backed by a 52-bit integer ``mask``.
+    """An immutable set of cards backed by an integer ``mask`` (52 bits; 104 with two decks).
 
     Supports ``& | ^ -`` with other card sets, ``in``, ``len``, iteration in index
-    order (clubs 2..A, diamonds, spades, hearts), equality and hashing.
+    order (clubs 2..A, diamonds, spades, hearts; then the second deck's copies), equality and
+    hashing. Its text lists each card beside its copy (``JC JC#2``).
     """
 
     __slots__ = ("mask",)
@@ -142,12 +168,18 @@ class CardSet:
         """Return the cards of this set in ``suit``."""
         return CardSet.from_mask(self.mask & SUIT_MASKS[suit])
 
+    def _in_reading_order(self) -> Iterator[Card]:
+        """The cards by suit and rank, each copy beside its face (index order with one deck)."""
+        if not self.mask >> COPY_OFFSET:
+            return iter(self)
+        return iter(sorted(self, key=lambda card: (card.index % COPY_OFFSET, card.index)))
+
     def __str__(self) -> str:
-        return " ".join(str(card) for card in self)
+        return " ".join(str(card) for card in self._in_reading_order())
 
     def glyphs(self) -> str:
         """Return the cards as glyphs, for example ``2♣ Q♠``."""
-        return " ".join(card.glyph for card in self)
+        return " ".join(card.glyph for card in self._in_reading_order())
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
@@ -155,6 +187,7 @@ class CardSet:
 
 HEARTS_SET = CardSet.from_mask(HEARTS)
 POINT_CARDS_SET = CardSet.from_mask(POINT_CARDS)
+SUIT_SETS = tuple(CardSet.from_mask(mask) for mask in SUIT_MASKS)
 
 
 class Bits:

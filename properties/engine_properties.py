@@ -23,7 +23,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 
-from hearts_ref.cards import CARDS, Suit
+from hearts_ref.cards import CARDS, Suit, suit_of
 from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of
 from hearts_ref.engine import Engine
 from hearts_ref.variants import Rules
@@ -98,7 +98,7 @@ class _Round:
 
     def trick_winner(self) -> int:
         """TRICK-WINNER from the text: the highest card of the suit led."""
-        led = SUIT_MASKS[self.trick[0][1] // 13]
+        led = SUIT_MASKS[suit_of(self.trick[0][1])]
         return max((card, seat) for seat, card in self.trick if led >> card & 1)[1]
 
 
@@ -109,7 +109,7 @@ def _check_round_end(rules: Rules, record: _Round, observation: Any, where: str)
             f"not {rules.points_per_round}")
     _expect(list(observation.points_taken) == points, "POINTS-PER-ROUND",
             f"{where}: the engine counts {list(observation.points_taken)} for the cards taken, the rules {points}")
-    shooters = [seat for seat, cards in enumerate(record.taken) if cards & POINT_CARDS == POINT_CARDS]
+    shooters = [seat for seat, cards in enumerate(record.taken) if cards & POINT_CARDS == POINT_CARDS & rules.deck_mask]
     moon = bool(shooters) and rules.moon != "off"
     trickless = sum(1 for cards in record.taken if not cards)
     scores = list(observation.round_scores or ())

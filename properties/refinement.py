@@ -28,7 +28,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from hearts_ref.cards import CARDS
+from hearts_ref.cards import DECK
 from hearts_ref.cardset import BITS
 from hearts_ref.deals import deal
 from hearts_ref.errors import RulesError
@@ -215,7 +215,7 @@ def setup_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cla
             accepted = False
         claims.append(fact(f"players = {players} is {'accepted' if accepted else 'rejected'}",
                            accepted == said.players_count(players)))
-    claims.append(fact("the deck holds the 52 cards", said.deck_cards([str(c) for c in CARDS])))
+    claims.append(fact("the deck holds the 52 cards", said.deck_cards([str(c) for c in DECK])))
     removed = "no card" if rules.even_out == "uneven" else ", ".join(said.REMOVED[n]) or "no card"
     claims.append(fact(f"{n} players play the deck less {removed}", said.deck_removed(n, rules.deck_mask, rules.even_out)))
     for players in (5, 6):   # DECK-REMOVED: uneven hands with 5 or 6 players need two decks: rejected

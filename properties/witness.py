@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from hearts_ref.cards import CARDS
+from hearts_ref.cards import CARDS, suit_of
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.errors import HeartsError
 from hearts_ref.round import RoundState, start_round
@@ -75,7 +75,7 @@ def _deals(rules: Rules, wins: dict[int, int], given: dict[int, tuple[str, ...]]
         dealt = list(hands)
         k = 0
         for card in order:
-            takers = [s for s in range(n) if dealt[s].bit_count() < size and "CDSH"[card // 13] not in avoid.get(s, "")]
+            takers = [s for s in range(n) if dealt[s].bit_count() < size and "CDSH"[suit_of(card)] not in avoid.get(s, "")]
             if not takers:
                 break
             dealt[takers[k % len(takers)]] |= 1 << card
@@ -91,14 +91,14 @@ def _order(state: RoundState, seat: int, moves: list[int], quota: int, main: boo
     if main:
         return sorted(moves, key=lambda c: -(c % 13))
     following = bool(state.trick)
-    led = state.trick[0] // 13 if following else None
-    best = max((c for c in state.trick if c // 13 == led), default=-1)
+    led = suit_of(state.trick[0]) if following else None
+    best = max((c for c in state.trick if suit_of(c) == led), default=-1)
 
     def key(card: int) -> tuple[int, int]:
-        if quota > 0 and following and card // 13 == led and card > best:   # a card that wins the trick
+        if quota > 0 and following and suit_of(card) == led and card > best:   # a card that wins the trick
             return (-1, -card)
-        if following and card // 13 != led:   # a discard: hearts first, then the Q♠, then the rest
-            return (0 if card // 13 == 3 else 1 if card == 36 else 2, card % 13)
+        if following and suit_of(card) != led:   # a discard: hearts first, then the Q♠, then the rest
+            return (0 if suit_of(card) == 3 else 1 if card == 36 else 2, card % 13)
         return (3, card % 13)
     return sorted(moves, key=key)
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from hearts_ref import Rules
-from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN
+from hearts_ref.cardset import HEARTS, ONE_DECK, POINT_CARDS, QUEEN
 from hearts_ref.diff.endgame import end_question, representative_totals, round_outcomes
 from hearts_ref.diff.rounds import dealt_for, moon_round, move_seats, play_plan, points_of, split_round
 from hearts_ref.errors import HeartsError
@@ -30,7 +30,7 @@ def test_score_points_a_split_round_gives_each_point_card_where_it_says(preset):
             plan = split_round(rules, s, u, to_u, jack_to_u=jack)
             state = play_plan(rules, plan)
             assert state.taken == plan.taken
-            assert state.taken[u] & POINT_CARDS == to_u and state.taken[s] & POINT_CARDS == POINT_CARDS & ~to_u
+            assert state.taken[u] & POINT_CARDS == to_u and state.taken[s] & POINT_CARDS == POINT_CARDS & ONE_DECK & ~to_u
             assert bool(state.taken[u] >> 22 & 1) == jack                 # J♦ (index 22) where it was sent
             assert all(not state.taken[seat] for seat in range(4) if seat not in (s, u))
 
@@ -39,7 +39,7 @@ def test_invalid_split_round_under_seed003_is_refused_by_the_engine():
     """Seed 003's literal text forbids discarding a heart before one is led: the split round is not legal there."""
     with pytest.raises(HeartsError):
         play_plan(Rules.preset("seed003"), split_round(Rules.preset("seed003"), 0, 1, points_of(3, False)))
-    assert points_of(3, True) == QUEEN | (HEARTS & 0b111 << 39)
+    assert points_of(3, True) == QUEEN & ONE_DECK | (HEARTS & 0b111 << 39)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -48,7 +48,7 @@ def test_score_moon_a_moon_round_gives_every_trick_to_its_shooter(players, prese
     values = Rules.preset(preset).to_dict() | {"players": players}
     if players % 2:
         values["pass_cycle"] = "left-right-none"
-    if players >= 5:   # seed 003's uneven hands need two decks there, which hearts-ref refuses: cards removed
+    if players >= 5:   # seed 003's two decks there are not built by moon_round: cards removed
         values["even_out"] = "remove"
     rules = Rules(**values)
     for shooter in range(players):

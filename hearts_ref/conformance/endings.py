@@ -26,7 +26,7 @@ from hearts_ref.diff.rounds import RoundPlan, ducking_round, moon_round, play_pl
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import is_game_over
 from hearts_ref.scoring import round_scores
-from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, POINT_CARDS
+from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, ONE_DECK, POINT_CARDS
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.situations import BY_NAME
 from hearts_ref.conformance.targets import rotated
@@ -92,7 +92,7 @@ def _split_taken(s: int, u: int, to_u: int) -> tuple[int, ...]:
     :func:`~hearts_ref.diff.rounds.split_round`)."""
     taken = [0] * 4
     taken[u] = to_u | _CLUB
-    taken[s] = (POINT_CARDS & ~to_u) | JACK_OF_DIAMONDS_BIT | _CLUB << 1
+    taken[s] = ((POINT_CARDS & ~to_u) | JACK_OF_DIAMONDS_BIT) & ONE_DECK | _CLUB << 1   # one deck, four players
     return tuple(taken)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hearts_ref.cards import CARDS
+from hearts_ref.cards import CARDS, suit_of
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Observation, observe_game
 from hearts_ref.game import Game, is_game_over, winners
@@ -82,7 +82,7 @@ def engine_relative(facts: StepFacts, reference: Observation, actual: Observatio
     points = previous.points_taken
     if completes:
         cards = before.trick + (card,)
-        winner = trick_winner([1 << c for c in cards], cards[0] // 13, before.leader, n)
+        winner = trick_winner([1 << c for c in cards], suit_of(cards[0]), before.leader, n, decks=rules.decks)
         gained = card_points(sum(1 << c for c in cards), rules)
         points = points[:winner] + (points[winner] + gained,) + points[winner + 1:]
     if facts.after is not None:   # the round goes on

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hearts_ref.cards import CARDS, Card
+from hearts_ref.cards import CARDS, Card, suit_of
 from hearts_ref.cardset import POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of, highest, lowest
 from hearts_ref.deals import deal
 from hearts_ref.game import Game
@@ -139,7 +139,7 @@ class VoidSuits(Policy):
         legal = allowed
         if self.rng.random() < 0.2:
             return _pick(legal, self.rng)
-        if state.trick and not legal & SUIT_MASKS[state.trick[0] // 13]:
+        if state.trick and not legal & SUIT_MASKS[suit_of(state.trick[0])]:
             points = legal & POINT_CARDS   # void: discard a point card when allowed
             if points:
                 return highest(points)
@@ -157,7 +157,7 @@ class HoardHearts(Policy):
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         if self.rng.random() < 0.3:
             return super().deal(rules, number)
-        return _deal_with(rules, self.rng, self.rng.randrange(rules.players), POINT_CARDS)
+        return _deal_with(rules, self.rng, self.rng.randrange(rules.players), POINT_CARDS & rules.deck_mask)
 
     def choose_pass(self, state: RoundState, seat: int) -> int:
         hand = state.hands[seat]
@@ -197,7 +197,7 @@ class _Steering(Policy):
         greedy = self.want(state, seat)
         if not state.trick:
             return highest(legal) if greedy else lowest(legal & ~POINT_CARDS or legal)
-        led = SUIT_MASKS[state.trick[0] // 13]
+        led = SUIT_MASKS[suit_of(state.trick[0])]
         best = max(c for c in state.trick if (1 << c) & led)
         winner = (state.leader + state.trick.index(best)) % state.rules.players
         beating = legal & led & ~((1 << (best + 1)) - 1)

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES, Suit
+from hearts_ref.cards import QUEEN_OF_SPADES, Suit, suit_of
 from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.game import Game, RoundResult, is_game_over
 from hearts_ref.legality import Context, breaks_hearts
@@ -165,13 +165,22 @@ def _dealt(result: RoundResult) -> int:
 
 
 def _shooter(taken: tuple[int, ...]) -> int | None:
-    return next((seat for seat, cards in enumerate(taken) if not POINT_CARDS & ~cards), None)
+    in_play = POINT_CARDS & _union(taken)
+    return next((seat for seat, cards in enumerate(taken) if not in_play & ~cards), None)
+
+
+def _union(taken: tuple[int, ...]) -> int:
+    cards = 0
+    for one in taken:
+        cards |= one
+    return cards
 
 
 def _spoiled(taken: tuple[int, ...]) -> bool:
     """Every point card but one heart to one seat."""
+    in_play = POINT_CARDS & _union(taken)
     for cards in taken:
-        missing = POINT_CARDS & ~cards
+        missing = in_play & ~cards
         if missing and not missing & (missing - 1) and missing & HEARTS:
             return True
     return False
@@ -192,7 +201,7 @@ SITUATIONS: tuple[Situation, ...] = (
     # 04 Following
     Situation("FIRST-EXCEPTION/only-points", "a seat void on the first trick held only point cards", "play",
               lambda m, rules: not m.hand & _NOT_POINTS and _first_void(m),
-              lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= POINT_CARDS.bit_count()),
+              lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= (POINT_CARDS & rules.deck_mask).bit_count()),
     Situation("FIRST-NO-POINTS/points-held", "a seat void on the first trick held point cards and other cards", "play",
               lambda m, rules: m.context.first_trick and m.hand & POINT_CARDS and m.hand & _NOT_POINTS and m.void,
               lambda rules: rules.first_trick_points != "allowed"),
@@ -207,19 +216,19 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation("BREAK-QUEEN/queen-discarded", "the Q♠ was discarded while hearts were unbroken", "play",
               lambda m, rules: m.card == _QS and m.void and m.unbroken, cards=QUEEN),
     Situation("BREAK-DISCARD/heart-led", "a heart was led while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.context.leading and m.unbroken, cards=HEARTS),
+              lambda m, rules: suit_of(m.card) == _HEARTS and m.context.leading and m.unbroken, cards=HEARTS),
     Situation("BREAK-DISCARD/heart-followed", "a heart followed a heart lead while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.context.led_suit == _HEARTS and m.unbroken,
+              lambda m, rules: suit_of(m.card) == _HEARTS and m.context.led_suit == _HEARTS and m.unbroken,
               lambda rules: rules.hearts_broken_by == "discard", cards=HEARTS),
     Situation("BREAK-DISCARD/heart-discarded", "a heart was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card // 13 == _HEARTS and m.void and m.unbroken, _heart_discard_allowed, cards=HEARTS),
+              lambda m, rules: suit_of(m.card) == _HEARTS and m.void and m.unbroken, _heart_discard_allowed, cards=HEARTS),
     # 07 Scoring
     Situation("SCORE-MOON/moon", "a seat took every point card", "round",
               lambda result, taken, rules: _shooter(taken) is not None),
     Situation("SCORE-MOON/spoiled", "a seat took every point card but one heart", "round",
               lambda result, taken, rules: _spoiled(taken)),
     Situation("SCORE-JACK/moon-with-jack", "a seat took every point card and the J♦", "round",
-              lambda result, taken, rules: any(not (POINT_CARDS | JACK_OF_DIAMONDS_BIT) & ~cards for cards in taken),
+              lambda result, taken, rules: any(not (POINT_CARDS | JACK_OF_DIAMONDS_BIT) & rules.deck_mask & ~cards for cards in taken),
               lambda rules: rules.jd_bonus),
     Situation("SCORE-NO-TRICKS/no-trick", "a seat took no trick", "round",
               lambda result, taken, rules: any(not cards for cards in taken)),
@@ -267,10 +276,13 @@ def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
     for number, trick in enumerate(result.tricks):
         first = number == 0
         indices = trick.indices
-        led = indices[0] // 13
+        led = suit_of(indices[0])
+        seats = trick.seats   # the first trick with uneven hands: a seat may play two cards
         seat = trick.leader
         context = _context(True, None, first, broken)
-        for card in indices:
+        for position, card in enumerate(indices):
+            if seats is not None:
+                seat = seats[position]
             yield _new(Moment, (seat, hands[seat], context, card))
             hands[seat] &= ~(1 << card)
             broken = broken or bool(breaks_hearts(1 << card, context, rules))
@@ -334,7 +346,7 @@ def _play_tests(rules: Rules) -> tuple[tuple[tuple[tuple[str, Callable[..., bool
     every = tuple((s.name, s.test) for s in _scoped("play", rules))
     cards = {s.name: s.cards for s in _scoped("play", rules)}
     by_card = tuple(tuple((name, test) for name, test in every if cards[name] is None or cards[name] >> card & 1)
-                    for card in range(52))
+                    for card in range(104))
     return by_card, every
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from hearts_ref.cards import suit_of
 from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, bits_of, highest, lowest
 from hearts_ref.diff.rounds import RoundPlan
 from hearts_ref.game import is_game_over
@@ -84,7 +85,7 @@ def steered_endings(rules: Rules) -> tuple[str, ...]:
 
 def _by_rank(mask: int, high: bool) -> list[int]:
     """The cards of ``mask`` by rank (then suit), highest first when ``high``."""
-    return sorted(bits_of(mask), key=lambda c: (c % 13, c // 13), reverse=high)
+    return sorted(bits_of(mask), key=lambda c: (c % 13, suit_of(c), c), reverse=high)
 
 
 def _some(cards: list[int], count: int = PASS_SIZE) -> int:

@@ -39,7 +39,8 @@ import random
 from collections.abc import Callable
 
 from hearts_ref.cards import CARDS, Card
-from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, bits_of, highest, lowest
+from hearts_ref.cardset import ONE_DECK, CardSet, bits_of, highest, lowest
+from hearts_ref.cardset import HEARTS as _HEARTS, POINT_CARDS as _POINT_CARDS, QUEEN as _QUEEN, SUIT_MASKS as _SUITS
 from hearts_ref.deals import deal
 from hearts_ref.diff.rounds import SPLIT_PLAYERS, RoundPlan, move_seats, points_of, split_round
 from hearts_ref.errors import HeartsError
@@ -51,6 +52,9 @@ from hearts_ref.conformance.situations import BY_NAME, round_situations
 __all__ = ["RECIPES", "AIMS", "round_for", "reached", "outcome", "searched_round", "recipes_for", "recipe_aims", "rotated"]
 
 Choose = Callable[[RoundState], int]
+# The deals built here are one deck's: the first deck's cards (two decks add copies a deal completes with).
+HEARTS, POINT_CARDS, QUEEN = _HEARTS & ONE_DECK, _POINT_CARDS & ONE_DECK, _QUEEN & ONE_DECK
+SUIT_MASKS = tuple(mask & ONE_DECK for mask in _SUITS)
 CLUBS, DIAMONDS, SPADES = SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2]
 _TRIES = 12          # fills of a recipe tried before it is given up under these rules
 _SEARCH = 400        # rounds played by simple styles to find what no recipe reaches

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from hearts_ref.cards import CARDS, Suit
+from hearts_ref.cards import CARDS, Suit, suit_of
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.diff.onestep import Candidate
 from hearts_ref.diff.semantics import ENGINE, Semantics
@@ -127,7 +127,7 @@ def _deal(rules: Rules, candidate: Candidate, attempt: int, rng: random.Random) 
         extras = rest[:extras_needed]
     elif attempt == 1:
         seat = rng.randrange(n)
-        by_value = sorted(rest, key=lambda c: (c // 13 != Suit.CLUBS, -(c % 13)))   # the highest clubs first
+        by_value = sorted(rest, key=lambda c: (suit_of(c) != Suit.CLUBS, -(c % 13)))   # the highest clubs first
         extras = by_value[:extras_needed]
     else:
         seat = rng.randrange(n)

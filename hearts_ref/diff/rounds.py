@@ -32,11 +32,14 @@ import random
 from typing import NamedTuple
 
 from hearts_ref.cards import CARDS, JACK_OF_DIAMONDS, Card
-from hearts_ref.cardset import HEARTS, POINT_CARDS, QUEEN, CardSet, bits_of
+from hearts_ref.cardset import HEARTS as _HEARTS, ONE_DECK, POINT_CARDS as _POINT_CARDS, QUEEN as _QUEEN, CardSet, bits_of
 from hearts_ref.deals import deal
 from hearts_ref.errors import HeartsError
 from hearts_ref.round import PASS_SIZE, RoundState, start_round
 from hearts_ref.variants import Rules
+
+# The rounds built here are one deck's (four players): the first deck's cards only.
+HEARTS, POINT_CARDS, QUEEN = _HEARTS & ONE_DECK, _POINT_CARDS & ONE_DECK, _QUEEN & ONE_DECK
 
 __all__ = ["RoundPlan", "split_round", "moon_round", "random_round", "ducking_round", "move_seats", "play_plan", "dealt_for", "points_of",
            "SPLIT_PLAYERS"]
