@@ -211,7 +211,7 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
     if (before.leader + position) % n == actual.to_move:
         return ["DECK-CARDS", "TRICK-WINNER"]
-    winner = trick_winner([1 << c for c in cards], led, before.leader, n)
+    winner = trick_winner([1 << c for c in cards], led, before.leader, n, decks=rules.decks)
     points = card_points(_mask(cards), rules)
     previous = facts.previous
     if points and previous is not None and _shaped(previous, n) and \
