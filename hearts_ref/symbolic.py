@@ -795,10 +795,11 @@ def _set_term(value: Any) -> Any:
 
 
 def _width_of_either(a: Any, b: Any) -> int:
+    """The width of a choice between two sets: a vector's, else as the known masks need (104 for a second deck's card)."""
     for value in (a, b):
         if isinstance(value, SymbolicCardSet) and value.width:
             return value.width
-    return _WIDTH
+    return width_of(_set_term(a) | _set_term(b))
 
 
 class Symbolic:

@@ -170,11 +170,14 @@ def rules_for(values: dict[str, Any]) -> Rules | None:
 
     An odd number of players passes left, right, none; seed 003's discard restriction
     needs hearts broken by something other than a discard (a lead, when not given). Uneven hands
-    (``even_out = "uneven"``) are proved with 3 players only: with 4 they change nothing, with 5 or 6 they are refused.
+    (``even_out = "uneven"``) are proved with 3 players (one deck) and with 5 or 6 (seed 003's two decks,
+    ``decks = 2``): with 4 they change nothing.
     """
     values = dict(values)
-    if values.get("even_out") == "uneven" and values.get("players", 4) != 3:
-        return None   # 4 players: the same game as "remove"; 5 or 6: refused (two decks, not played yet)
+    if values.get("even_out") == "uneven" and values.get("players", 4) == 4:
+        return None   # 4 players: the same game as "remove"
+    if values.get("even_out") == "uneven" and values.get("players", 4) >= 5:
+        values.setdefault("decks", 2)   # DECK-CARDS: seed 003's five or six players play two decks
     if values.get("players", 4) % 2:
         values.setdefault("pass_cycle", "left-right-none")
     if values.get("hearts_restriction") == "discard":

@@ -175,23 +175,35 @@ def hearts_break_on_play(rules: Rules, legality: LegalityFunction) -> list[Claim
 
 # Tricks and passing ----------------------------------------------------------------------
 
+def _decks(rules: Rules) -> dict[str, int]:
+    """``trick_winner``'s ``decks`` argument: given with two decks only (one deck calls it as it always did)."""
+    return {"decks": 2} if rules.decks == 2 else {}
+
+
 def unique_trick_winner(rules: Rules, legality: LegalityFunction) -> list[Claim]:
-    """UNIQUE-TRICK-WINNER: whichever cards make a trick, whoever leads it, the winner is the seat TRICK-WINNER names."""
-    n = rules.players
+    """UNIQUE-TRICK-WINNER: whichever cards make a trick, whoever leads it, the winner is the seat TRICK-WINNER names.
+
+    With two decks the leaders of a suit make one claim (one question for z3, which shares their work).
+    """
+    n, decks = rules.players, said.decks_of(rules)
     plays = [card_variables(f"play{j}", rules) for j in range(n)]
     claims = []
     named = said.cards_of(rules)
     for s in Suit:
         led = named.suits["CDSH"[s]]
         hypotheses = distinct_cards(plays, rules) + [as_z3(S.non_empty(plays[0] & led))]
+        goals = []
         for leader in range(n):
-            winner = as_z3(trick_winner(plays, s, leader, n, S))
-            decks = said.decks_of(rules)
+            winner = as_z3(trick_winner(plays, s, leader, n, S, **_decks(rules)))
             cases = [implies(said.wins(plays, position, led, decks), winner == (leader + position) % n)
                      for position in range(n)]
-            claims.append(Claim(f"a trick led in {s.glyph} by seat {leader}", tuple(hypotheses),
-                                all_of(cases + [any_of(said.wins(plays, p, led, decks) for p in range(n))]),
-                                tuple((f"card of seat {(leader + j) % n}", p) for j, p in enumerate(plays))))
+            goals.append(all_of(cases + [any_of(said.wins(plays, p, led, decks) for p in range(n))]))
+            if decks == 1:
+                claims.append(Claim(f"a trick led in {s.glyph} by seat {leader}", tuple(hypotheses), goals[-1],
+                                    tuple((f"card of seat {(leader + j) % n}", p) for j, p in enumerate(plays))))
+        if decks == 2:
+            claims.append(Claim(f"a trick led in {s.glyph} by any seat (two decks)", tuple(hypotheses), all_of(goals),
+                                tuple((f"card {j + 1} played", p) for j, p in enumerate(plays))))
     return claims
 
 

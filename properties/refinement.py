@@ -333,7 +333,7 @@ def totals_are_sums(rules: Rules, legality: LegalityFunction | None) -> list[Cla
     return claims
 
 
-_ONE_DECK = {"decks": 1} if "decks" in Rules.__dataclass_fields__ else {}   # said explicitly, where it is a parameter
+_ONE_DECK = {"decks": 1}   # said explicitly: 5 or 6 players with uneven hands and one deck are refused
 
 REFINEMENTS: dict[str, Callable[[Rules, Any], list[Claim]]] = {
     "PLAYS-AS-STATED": plays_as_stated,

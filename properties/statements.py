@@ -62,7 +62,7 @@ SUIT_OF_CONTEXT = ("C", "D", "S", "H")   # Context.led_suit counts the suits as 
 
 def decks_of(rules: Rules) -> int:
     """DECK-CARDS: how many decks are played, 1 or 2 («Det krävs 2 kortlekar om man är 5 spelare eller mer»)."""
-    return getattr(rules, "decks", 1)
+    return rules.decks
 
 
 class _Cards(NamedTuple):
@@ -329,10 +329,18 @@ def first_two_cards(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     if ctx.pair_suit is None:
         return True
     pair = cards_of(rules).suits[SUIT_OF_CONTEXT[ctx.pair_suit]]
-    others = [rule for rule in PLAY_RULES if rule != "FIRST-TWO-CARDS"]
-    allowed_of_suit = any_of(all_of([bit(hand, index)] + [allows(rule, rules, hand, ctx, 1 << index) for rule in others])
-                             for index in range(2 * 52) if pair >> index & 1)
-    return implies(allowed_of_suit, is_one_of(played, pair))
+    key = (rules, id(hand), ctx)   # what the hand may play of the suit does not depend on the card played
+    if key not in _PAIRED:
+        if len(_PAIRED) > 4096:
+            _PAIRED.clear()
+        others = [rule for rule in PLAY_RULES if rule != "FIRST-TWO-CARDS"]
+        _PAIRED[key] = (hand, any_of(all_of([bit(hand, index)] + [allows(rule, rules, hand, ctx, 1 << index)
+                                                                  for rule in others])
+                                     for index in range(2 * 52) if pair >> index & 1))
+    return implies(_PAIRED[key][1], is_one_of(played, pair))
+
+
+_PAIRED: dict[tuple[Any, ...], tuple[Any, Any]] = {}   # (rules, hand's id, ctx) -> (the hand, kept alive; the answer)
 
 
 def trick_order(rules: Rules, before: Position, played: Any, after: Position) -> Any:
