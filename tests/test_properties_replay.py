@@ -105,3 +105,16 @@ def test_seed003_two_decks_deadlocks_replay_from_a_deal_of_both_decks(players, s
         assert sorted((h.bit_count() for h in replay.hands), reverse=True) == sizes
         assert example.hand >> 52, "the stuck hand holds a second deck's card"
         assert replay.hands[replay.seat] & ~sum(1 << c for c in replay.plays) == example.hand
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_seed003_two_decks_game_ends_is_proved_and_its_refutations_replay(players):
+    """GAME-ENDS with two decks: a bound on the rounds under seed 003 (52 points a round); a moon subtracting 52
+    each round, or a tie kept under play-on, never ends, replayed on the engine from deals of both decks."""
+    from properties.prove import prove_game
+    session = Session(timeout=60)
+    assert prove_game("GAME-ENDS", Rules.preset("seed003", players=players), session).status == "proved"
+    for change in ({"moon": "subtract"}, {"ties": "play-on"}):
+        result = prove_game("GAME-ENDS", Rules.preset("seed003", players=players, **change), session)
+        assert result.status == "refuted" == result.expected
+        assert result.witness["confirmed"], result.witness["summary"]
