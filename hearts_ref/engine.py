@@ -66,6 +66,11 @@ class Capabilities:
             not to move (TRICK-ORDER). Over the stdio protocol the engine declares it in its
             hello, and ``play`` then carries ``seat``; in process it is read from the
             signature of :meth:`Engine.play` (:func:`takes_seat`), whatever this field says.
+        protocol: the version of the stdio protocol the engine speaks (the one its hello agreed;
+            in process, the highest). Two decks (``decks = 2``, DECK-CARDS) need protocol 2,
+            which writes a second deck's cards as ``JC#2``: a protocol-1 engine cannot play them
+            and their games are skipped, with that reason. Not a field of the hello's
+            ``capabilities`` object (the hello's ``protocol`` is).
     """
 
     multi_round: bool = True
@@ -74,9 +79,13 @@ class Capabilities:
     known_deviations: tuple[str, ...] = ()
     deals: bool = False
     play_seat: bool = False
+    protocol: int = 2
 
     def cannot_play(self, rules: Rules) -> str | None:
         """Return why the engine cannot play ``rules`` (a sentence), or None when it can."""
+        if self.protocol < 2 and getattr(rules, "decks", 1) != 1:
+            return (f"a game with two decks (decks=2) needs protocol 2, which writes the second deck's cards as "
+                    f"'JC#2' (DECK-CARDS); the engine speaks protocol {self.protocol}")
         for name, values in self.unsupported.items():
             if getattr(rules, name) in values:
                 return f"engine does not support {name}={getattr(rules, name)!r}"

@@ -14,6 +14,8 @@ b'{"seq":3,"cmd":"play","card":"QS"}\\n'
 ['2C', 'QS', '10H']
 >>> cards_from_wire(["qs", "TH"], field="cards")
 CardSet.parse('QS 10H')
+>>> cards_to_wire(CardSet.parse("JC JC#2"))          # a second deck's copy (protocol 2, two decks)
+['JC', 'JC#2']
 >>> decode(b"play QS")
 Traceback (most recent call last):
 hearts_ref.protocol.WireError: not JSON: Expecting value at column 1: 'play QS'
@@ -30,14 +32,24 @@ from hearts_ref.cards import CARDS, Card, parse_card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, Observation
 from hearts_ref.errors import HeartsError, InvalidCardError
+from hearts_ref.variants import PARAMETERS, Rules
 
 __all__ = [
-    "PROTOCOL_VERSION", "MAX_LINE_BYTES", "ERROR_KINDS", "COMMANDS", "PHASES", "WireError",
+    "PROTOCOL_VERSION", "PROTOCOL_VERSIONS", "PROTOCOL_1_PARAMETERS", "rules_to_wire",
+    "MAX_LINE_BYTES", "ERROR_KINDS", "COMMANDS", "PHASES", "WireError",
     "encode", "encode_command", "decode", "error_reply", "require", "card_from_wire", "cards_from_wire", "cards_to_wire",
-    "observation_from_wire", "step_from_line", "capabilities_from_wire", "shorten",
+    "observation_from_wire", "step_from_line", "capabilities_from_wire", "shorten", "unsupported_by_protocol",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2              # the highest version spoken here: the runner offers it in hello
+PROTOCOL_VERSIONS = (1, 2)        # every version spoken here; an engine answers the one it speaks
+# The variant parameters protocol 1 knew: its new_game sends these, and a later one only when it is not at its
+# default (so a protocol-1 engine is sent exactly what it was always sent). Protocol 2 sends every parameter.
+PROTOCOL_1_PARAMETERS = (
+    "players", "pass_cards", "pass_cycle", "first_trick_points", "can_lead_any_club", "hearts_broken_by",
+    "qs_breaks_hearts", "must_break_hearts", "hearts_restriction", "can_lead_hearts_instead_of_qs", "moon",
+    "jd_bonus", "avoid_all_tricks_bonus", "end_threshold", "end_comparison", "max_rounds", "ties",
+)
 MAX_LINE_BYTES = 1 << 20          # a longer line is a protocol error (client) or a bad request (server)
 
 # The kinds of a refusal ({"ok": false, "error": {"kind": ...}}).
@@ -364,3 +376,33 @@ def capabilities_from_wire(data: Any) -> Capabilities:
     if not isinstance(deviations, list) or not all(isinstance(v, str) for v in deviations):
         raise WireError("'capabilities.known_deviations' must be a list of strings")
     return Capabilities.from_dict(data)
+
+
+_DEFAULTS = {parameter.name: parameter.default for parameter in PARAMETERS}
+_KNOWN_TO_1 = frozenset(PROTOCOL_1_PARAMETERS)
+
+
+def unsupported_by_protocol(rules: Rules, protocol: int) -> str | None:
+    """Why a game under ``rules`` cannot be played in ``protocol`` (a sentence), or None when it can."""
+    return Capabilities(protocol=protocol).cannot_play(rules)
+
+
+def rules_to_wire(rules: Rules, protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    """The ``rules`` of ``new_game`` in ``protocol``: in 2, every variant value by name; in 1, the parameters
+    protocol 1 knew, and a later one only when it is not at its default (what protocol 1 was always sent).
+
+    Raises :class:`WireError` when the rules cannot be played in ``protocol`` (two decks in protocol 1).
+
+    >>> sorted(set(rules_to_wire(Rules(), 2)) - set(rules_to_wire(Rules(), 1)))[:1]
+    ['even_out']
+    >>> rules_to_wire(Rules.preset("seed003", players=3), 1)["even_out"]
+    'uneven'
+    """
+    values = rules.to_dict()
+    if protocol >= 2:
+        return values
+    reason = unsupported_by_protocol(rules, protocol)
+    if reason:
+        raise WireError(reason)
+    return {name: value for name, value in values.items()
+            if name in _KNOWN_TO_1 or value != _DEFAULTS[name] or type(value) is not type(_DEFAULTS[name])}

@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hearts_ref.cards import Card, parse_card
+from hearts_ref.cards import COPY_OFFSET, Card, parse_card
 from hearts_ref.cardset import CardSet
 from hearts_ref.errors import RulesError
 from hearts_ref.reading import JsonReader, check_schema, json_kind, read_json
@@ -36,7 +36,7 @@ from hearts_ref.variants import Rules
 __all__ = ["RecordTrick", "RecordRound", "RecordDeadlock", "GameRecord", "read_record", "record_from_json",
            "parse_cards", "rules_from_json", "CARD_TEXT"]
 
-CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])[CDSH]$")   # the card pattern of the schemas
+CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])[CDSH](#2)?$")   # the card pattern of the schemas (#2: a second deck's copy)
 _RULE_ID = re.compile(r"[A-Z]+(-[A-Z]+)+")
 _ABSENT: Any = "absent"
 _DIRECTIONS = ("left", "right", "across", "none")
@@ -101,7 +101,7 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
     """Return the :class:`GameRecord` of an already parsed JSON value (see :func:`read_record`)."""
     if validate_schema:
         check_schema(data, "record.schema.json", where=where)
-    read = JsonReader(where)
+    read = _CardReader(where)
     top = read.object(data, "", required=("format", "version", "rules", "rounds", "totals", "winners"),
                       optional=("seed", "deadlock"))
     if top["format"] != "hearts-ref-game":
@@ -112,6 +112,7 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise read.error("seed", f"expected a number, a string or null, got {json_kind(seed)}")
     rules = rules_from_json(top["rules"], path="rules", where=where)
+    read.decks = getattr(rules, "decks", 1)
     rounds = tuple(_round(read, item, f"rounds[{i}]", i + 1)
                    for i, item in enumerate(read.array(top["rounds"], "rounds")))
     winners = tuple(read.integer(w, f"winners[{k}]", least=0, most=5)
@@ -120,7 +121,7 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
     return GameRecord(rules, seed, rounds, read.integers(top["totals"], "totals"), winners, deadlock)
 
 
-def _round(read: JsonReader, value: Any, path: str, number: int) -> RecordRound:
+def _round(read: _CardReader, value: Any, path: str, number: int) -> RecordRound:
     item = read.object(value, path, required=("number", "dealer", "pass_direction", "hands", "tricks", "points",
                                               "scores"), optional=("passes", "moon"))
     dealt = _deal(read, item, path, number)
@@ -133,7 +134,7 @@ def _round(read: JsonReader, value: Any, path: str, number: int) -> RecordRound:
                           scores=read.integers(item["scores"], f"{path}.scores"), moon=moon)
 
 
-def _deadlock(read: JsonReader, value: Any, number: int) -> RecordDeadlock:
+def _deadlock(read: _CardReader, value: Any, number: int) -> RecordDeadlock:
     path = "deadlock"
     item = read.object(value, path, required=("number", "dealer", "pass_direction", "hands", "plays", "seat", "hand",
                                               "rule"), optional=("passes",))
@@ -143,34 +144,34 @@ def _deadlock(read: JsonReader, value: Any, number: int) -> RecordDeadlock:
     if len(set(plays)) != len(plays):
         raise read.error(f"{path}.plays", f"card {next(c for c in plays if plays.count(c) > 1)} is played twice")
     seat = read.integer(item["seat"], f"{path}.seat", least=0, most=5)
-    hand = parse_cards(item["hand"], f"{path}.hand", read.where)
+    hand = parse_cards(item["hand"], f"{path}.hand", read.where, decks=read.decks)
     rule = read.text(item["rule"], f"{path}.rule")
     if not _RULE_ID.fullmatch(rule):
         raise read.error(f"{path}.rule", f"{rule[:40]!r} is not a rule ID (such as 'FIRST-NO-POINTS')")
     return RecordDeadlock(dealt, plays, seat, hand, rule)
 
 
-def _deal(read: JsonReader, item: dict[str, Any], path: str, number: int) -> RecordRound:
+def _deal(read: _CardReader, item: dict[str, Any], path: str, number: int) -> RecordRound:
     """The deal of a round (number, dealer, direction, hands, passes), as a round without tricks or scores."""
     if read.integer(item["number"], f"{path}.number", least=1) != number:
         raise read.error(f"{path}.number", f"round {item['number']} where round {number} was expected "
                          "(rounds are numbered 1, 2, 3 … in order)")
     dealer = read.integer(item["dealer"], f"{path}.dealer", least=0, most=5)
     direction = read.text(item["pass_direction"], f"{path}.pass_direction", choices=_DIRECTIONS)
-    hands = tuple(parse_cards(hand, f"{path}.hands[{seat}]", read.where)
+    hands = tuple(parse_cards(hand, f"{path}.hands[{seat}]", read.where, decks=read.decks)
                   for seat, hand in enumerate(read.array(item["hands"], f"{path}.hands", least=3, most=6)))
     passes = item.get("passes")
     if passes is not None:
         passes = tuple(parse_cards(read.array(cards, f"{path}.passes[{seat}]", least=3, most=3),
-                                   f"{path}.passes[{seat}]", read.where)
+                                   f"{path}.passes[{seat}]", read.where, decks=read.decks)
                        for seat, cards in enumerate(read.array(passes, f"{path}.passes")))
     return RecordRound(number, dealer, direction, hands, passes, (), (), (), _ABSENT)
 
 
-def _trick(read: JsonReader, value: Any, path: str) -> RecordTrick:
+def _trick(read: _CardReader, value: Any, path: str) -> RecordTrick:
     item = read.object(value, path, required=("leader", "cards"), optional=("winner",))
     leader = read.integer(item["leader"], f"{path}.leader", least=0, most=5)
-    texts = read.array(item["cards"], f"{path}.cards", least=1, most=6)
+    texts = read.array(item["cards"], f"{path}.cards", least=1, most=9)   # 5 + 4 extra cards on an uneven first trick
     cards = tuple(_card(read, text, f"{path}.cards[{k}]") for k, text in enumerate(texts))
     winner = item.get("winner")
     if winner is not None or "winner" in item:
@@ -193,9 +194,10 @@ def rules_from_json(values: Any, *, path: str, where: str) -> Rules:
         raise read.error(field, message) from None
 
 
-def parse_cards(texts: Any, path: str, where: str) -> CardSet:
-    """Return the set of the cards listed in ``texts``; a card that is not one, or is listed twice, is an error."""
-    read = JsonReader(where)
+def parse_cards(texts: Any, path: str, where: str, *, decks: int = 2) -> CardSet:
+    """Return the set of the cards listed in ``texts``; a card that is not one, or is listed twice, is an error,
+    and so is a second deck's copy (``JC#2``) when the rules play one deck (``decks = 1``, DECK-CARDS)."""
+    read = _CardReader(where, decks)
     cards = [_card(read, text, f"{path}[{k}]") for k, text in enumerate(read.array(texts, path))]
     result = CardSet(cards)
     if len(result) != len(cards):
@@ -204,14 +206,26 @@ def parse_cards(texts: Any, path: str, where: str) -> CardSet:
     return result
 
 
-def _card(read: JsonReader, text: Any, path: str) -> Card:
-    if isinstance(text, str) and text in _READ_CARDS:   # a card text read before: the same card
-        return _READ_CARDS[text]
-    if not isinstance(text, str):
-        raise read.error(path, f"expected a card such as 'QS', got {json_kind(text)}")
-    if not CARD_TEXT.match(text):
-        raise read.error(path, f"not a card: {text[:20]!r} (rank 2-10, J, Q, K, A or T, then suit C D S H)")
-    card = _READ_CARDS[text] = parse_card(text)
+class _CardReader(JsonReader):
+    """A reader of cards under rules of ``decks`` decks: a second deck's copy with one deck is an error."""
+
+    def __init__(self, where: str, decks: int = 2):
+        super().__init__(where)
+        self.decks = decks
+
+
+def _card(read: _CardReader, text: Any, path: str) -> Card:
+    card = _READ_CARDS.get(text) if isinstance(text, str) else None   # a card text read before: the same card
+    if card is None:
+        if not isinstance(text, str):
+            raise read.error(path, f"expected a card such as 'QS', got {json_kind(text)}")
+        if not CARD_TEXT.match(text):
+            raise read.error(path, f"not a card: {text[:20]!r} (rank 2-10, J, Q, K, A or T, then suit C D S H; "
+                             "a second deck's copy with #2 after it, 'JC#2')")
+        card = _READ_CARDS[text] = parse_card(text)
+    if card.index >= COPY_OFFSET and read.decks < 2:
+        raise read.error(path, f"DECK-CARDS: {text!r} is a second deck's card, but these rules play one deck "
+                         "(decks = 1)")
     return card
 
 

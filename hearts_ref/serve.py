@@ -6,7 +6,7 @@ reply line; a malformed line or an unknown command gets a ``bad-request`` reply
 naming the problem, and the server keeps going. See ``spec/protocol/README.md``.
 
 >>> server = Server(ReferenceEngine())
->>> server.answer(b'{"seq": 0, "cmd": "hello", "protocol": 1}')["name"]
+>>> server.answer(b'{"seq": 0, "cmd": "hello", "protocol": 2}')["name"]
 'hearts-ref'
 >>> server.answer(b'{"seq": 1, "cmd": "deal"}')["error"]["message"]
 "unknown command 'deal'; known: hello, new_game, start_round, pass, legal, play, observe, quit"
@@ -26,10 +26,10 @@ from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.scoring import card_points
 from hearts_ref.protocol import (
-    CARD_TEXT, COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, card_from_wire, cards_from_wire,
-    cards_to_wire, decode, encode, error_reply, require,
+    CARD_TEXT, COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, card_from_wire,
+    cards_from_wire, cards_to_wire, decode, encode, error_reply, require, unsupported_by_protocol,
 )
-from hearts_ref.variants import PASS_DIRECTIONS, Rules
+from hearts_ref.variants import PARAMETERS, PASS_DIRECTIONS, Rules
 
 __all__ = ["Server", "serve", "FLUSH_EVERY"]
 
@@ -46,6 +46,7 @@ class Server:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.done = False
+        self.protocol = PROTOCOL_VERSION    # the version agreed in hello (the highest until then)
         # The reference itself (not a subclass, which may change what it observes): plays on a fast path.
         self._fast = _ReferenceReplies(engine) if type(engine) is ReferenceEngine else None
         self._seated = takes_seat(engine)   # whether the engine's play is told the seat (else a seat is not passed on)
@@ -88,21 +89,28 @@ class Server:
     # One handler per command; each returns the fields of the reply after "seq" and "ok". --------
 
     def _hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        version = require(request, "protocol", int)
-        if version != PROTOCOL_VERSION:
-            raise _Unsupported(f"protocol {version} is not supported; this engine speaks {PROTOCOL_VERSION}")
+        offered = require(request, "protocol", int)   # the highest version the runner speaks
+        if offered < PROTOCOL_VERSIONS[0]:
+            raise _Unsupported(f"protocol {offered} is not supported; this engine speaks "
+                               f"{' and '.join(map(str, PROTOCOL_VERSIONS))}")
+        self.protocol = min(offered, PROTOCOL_VERSION)   # the highest both speak
         engine = self.engine
         capabilities = engine.capabilities().to_dict()
         capabilities["play_seat"] = self._seated      # what play's signature says, whatever the engine declared
-        return {"protocol": PROTOCOL_VERSION, "name": str(engine.name), "version": str(engine.version),
+        return {"protocol": self.protocol, "name": str(engine.name), "version": str(engine.version),
                 "capabilities": capabilities}
 
     def _new_game(self, request: dict[str, Any]) -> dict[str, Any]:
+        values = require(request, "rules", dict)
+        unknown = [name for name in values if name not in _PARAMETER_NAMES]
+        if unknown:   # rules this engine does not know cannot be played (a later version's parameter)
+            raise _Unsupported(f"unknown variant parameter {unknown[0]!r} in 'rules'; this engine knows "
+                               f"{', '.join(_PARAMETER_NAMES)}")
         try:
-            rules = Rules.from_dict(require(request, "rules", dict))
+            rules = Rules.from_dict(values)
         except RulesError as error:
             raise WireError(f"rules: {error}") from None
-        reason = self.engine.capabilities().cannot_play(rules)
+        reason = unsupported_by_protocol(rules, self.protocol) or self.engine.capabilities().cannot_play(rules)
         if reason:
             raise _Unsupported(reason)
         self.engine.new_game(rules)
@@ -176,9 +184,11 @@ class Server:
         return encode(self.answer(line))
 
 
-# A play as the client writes it: {"seq":N,"cmd":"play","card":"QS"}, or with ,"seat":S after the card
-# (N and S without leading zeros, as JSON wants).
-_PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"(10[CDSH]|[2-9JQKA][CDSH])"'
+_PARAMETER_NAMES = ("preset", *(parameter.name for parameter in PARAMETERS))
+
+# A play as the client writes it: {"seq":N,"cmd":"play","card":"QS"} (a second deck's copy "QS#2"), or with
+# ,"seat":S after the card (N and S without leading zeros, as JSON wants).
+_PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"((?:10[CDSH]|[2-9JQKA][CDSH])(?:#2)?)"'
                         rb'(?:,"seat":([0-9]))?\}\r?\n?')
 _INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
 _QUOTED = tuple(f'"{text}"' for text in CARD_TEXT)

@@ -234,3 +234,29 @@ def test_cli_referee_confirms_the_deadlock_of_hearts_ref_play(tmp_path):
                                      "can deadlock; the game ends without winners)")
     reports = json.loads(run_cli("referee", str(path), "--json").stdout)
     assert reports[0]["status"] == "valid" and reports[0]["deadlock"].startswith("round 6: FOLLOW-VOID")
+
+
+# DECK-CARDS: a second deck's copy (JC#2) is a card of two-deck records only ----------------------------
+
+@pytest.mark.parametrize("edit, where", [
+    (lambda d: d["rounds"][0]["hands"][0].__setitem__(0, d["rounds"][0]["hands"][0][0] + "#2"), "rounds[0].hands[0][0]"),
+    (lambda d: d["rounds"][1]["tricks"][2]["cards"].__setitem__(1, "QS#2"), "rounds[1].tricks[2].cards[1]"),
+])
+def test_a_second_deck_card_in_a_record_of_one_deck_is_a_precise_deck_cards_error(edit, where):
+    for validate_schema in (False, True):   # the schema's card pattern allows #2: the reader says why not here
+        with pytest.raises(RecordError) as caught:
+            record_from_json(changed(edit), where="game.json", validate_schema=validate_schema)
+        assert caught.value.where == f"game.json: {where}"
+        assert str(caught.value).endswith("is a second deck's card, but these rules play one deck (decks = 1)")
+        assert "DECK-CARDS" in str(caught.value)
+
+
+def test_a_copy_number_other_than_2_is_not_a_card(tmp_path):
+    bad = tmp_path / "copy3.json"
+    bad.write_text(json.dumps(changed(lambda d: d["rounds"][0]["hands"][0].__setitem__(0, "JC#3"))))
+    with pytest.raises(RecordError, match=r"not a card: 'JC#3'") as caught:
+        record_from_json(json.loads(bad.read_text()), where="game.json")
+    assert caught.value.where == "game.json: rounds[0].hands[0][0]"
+    result = run_cli("referee", str(bad))
+    assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr
+    assert f"{bad}: malformed: rounds[0].hands[0][0]: 'JC#3' does not match" in result.stdout   # the schema's pattern

@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 
 from hearts_ref import CARDS, PARAMETERS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.protocol import (
-    WireError, cards_from_wire, cards_to_wire, encode, observation_from_wire,
+    PROTOCOL_1_PARAMETERS, WireError, cards_from_wire, cards_to_wire, encode, observation_from_wire,
 )
 from hearts_ref.serve import FLUSH_EVERY, Server, serve
 from tests.engines.python_engines import ExplodesOnThirdPlay, FourPlayersOnly
@@ -95,7 +95,6 @@ def test_pass_count_rejection_names_its_rule():
     (b'{"seq": 3, "cmd": "start_round", "hands": [["2C"]], "direction": "up"}', "'direction' must be one of"),
     (b'{"seq": 3, "cmd": "start_round", "hands": "all", "direction": "left"}', "'hands' must be a list"),
     (b'{"seq": 3, "cmd": "new_game", "rules": {"moon": "double"}}', "moon: 'double' is not allowed"),
-    (b'{"seq": 3, "cmd": "new_game", "rules": {"colour": "red"}}', "unknown variant parameter 'colour'"),
     (b'{"seq": 3, "cmd": "new_game"}', "missing 'rules'"),
     (b'{"seq": 3, "cmd": "hello"}', "missing 'protocol'"),
 ])
@@ -109,13 +108,35 @@ def test_bad_requests_are_refused_with_the_reason_and_the_server_goes_on(line, m
 
 
 def test_unsupported_protocol_version_and_variant_are_refused_as_unsupported():
-    reply = ask(Server(ReferenceEngine()), {"seq": 0, "cmd": "hello", "protocol": 2})
-    assert reply["error"]["kind"] == "unsupported" and "speaks 1" in reply["error"]["message"]
+    reply = ask(Server(ReferenceEngine()), {"seq": 0, "cmd": "hello", "protocol": 0})
+    assert reply["error"]["kind"] == "unsupported" and "speaks 1 and 2" in reply["error"]["message"]
     server = Server(FourPlayersOnly())
     rules = Rules(players=3, pass_cycle="left-right-none").to_dict()
     reply = ask(server, {"seq": 1, "cmd": "new_game", "rules": rules})
     assert reply["error"] == {"kind": "unsupported", "message": "engine does not support players=3"}
     assert ask(server, {"seq": 2, "cmd": "new_game", "rules": Rules().to_dict()})["ok"] is True
+
+
+@pytest.mark.parametrize("offered, answered", [(1, 1), (2, 2), (3, 2)])
+def test_hello_answers_the_highest_version_both_speak(offered, answered):
+    reply = ask(Server(ReferenceEngine()), {"seq": 0, "cmd": "hello", "protocol": offered})
+    assert reply["ok"] is True and reply["protocol"] == answered
+
+
+def test_an_unknown_variant_parameter_is_unsupported_naming_it_and_the_server_goes_on():
+    server = started()
+    reply = ask(server, {"seq": 3, "cmd": "new_game", "rules": {"colour": "red"}})
+    assert reply["error"]["kind"] == "unsupported"
+    assert reply["error"]["message"].startswith("unknown variant parameter 'colour' in 'rules'")
+    assert ask(server, {"seq": 4, "cmd": "play", "card": "2C"})["ok"] is True   # the game in play goes on
+
+
+def test_protocol_1_rules_without_the_later_parameters_are_played_with_their_defaults():
+    server = Server(ReferenceEngine())
+    assert ask(server, {"seq": 0, "cmd": "hello", "protocol": 1})["protocol"] == 1
+    rules = {name: value for name, value in Rules().to_dict().items() if name in PROTOCOL_1_PARAMETERS}
+    assert ask(server, {"seq": 1, "cmd": "new_game", "rules": rules})["ok"] is True
+    assert server.engine.game.rules == Rules()
 
 
 def test_an_engine_exception_is_an_internal_error_and_the_server_goes_on(capsys):
@@ -292,7 +313,11 @@ def test_the_schemas_reject_what_the_protocol_forbids():
 
 def test_the_rules_schema_lists_exactly_the_variant_registry():
     rules = json.loads((PROTOCOL / "definitions.schema.json").read_text(encoding="utf-8"))["$defs"]["rules"]
-    assert rules["required"] == [p.name for p in PARAMETERS] == list(rules["properties"])
+    names = [p.name for p in PARAMETERS]
+    # required: what protocol 1 always sends; the later parameters (sent to it only when not at their default) not
+    assert rules["required"] == list(PROTOCOL_1_PARAMETERS) == [name for name in names if name in PROTOCOL_1_PARAMETERS]
+    assert set(names) - set(PROTOCOL_1_PARAMETERS) >= {"even_out"}
+    assert set(names) <= set(rules["properties"])
     for parameter in PARAMETERS:
         schema = rules["properties"][parameter.name]
         if isinstance(parameter.values, tuple):

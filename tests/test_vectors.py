@@ -254,7 +254,7 @@ def test_vectors_run_cli_reports_and_exits_by_outcome():
     assert "failed          break-queen.queen-does-not-break: round 1, step 6" in bad.stdout
     assert "BREAK-QUEEN" in bad.stdout
     data = json.loads(run_cli("vectors", "run", "--json", "--case", "score-moon").stdout)
-    assert data["summary"]["passed"] == 3 and data["unaccounted"] == []
+    assert data["summary"]["passed"] == 4 and data["unaccounted"] == []
     nosuch = run_cli("vectors", "run", "--engine", "nosuch:Engine")
     assert nosuch.returncode == 2 and "nosuch" in nosuch.stderr and "Traceback" not in nosuch.stderr
 
@@ -316,6 +316,12 @@ def _one_case_file() -> dict:
     (lambda d: d["cases"][0]["rounds"][0]["steps"][2]["expect"].update(legal=["1X"]),
      "cases[0].rounds[0].steps[2].expect.legal[0]", "not a card"),
     (lambda d: d["cases"][0]["variant"].update(moon="double"), "cases[0].variant.moon", "not allowed"),
+    (lambda d: d["cases"][0]["rounds"][0]["hands"][0].__setitem__(0, "JC#2"), "cases[0].rounds[0].hands[0][0]",
+     "DECK-CARDS: 'JC#2' is a second deck's card, but these rules play one deck"),
+    (lambda d: d["cases"][0]["rounds"][0]["steps"][0].update(play="2C#2"), "cases[0].rounds[0].steps[0].play[0]",
+     "DECK-CARDS: '2C#2' is a second deck's card"),
+    (lambda d: d["cases"][0]["rounds"][0]["steps"][2]["expect"].update(legal=["JC#3"]),
+     "cases[0].rounds[0].steps[2].expect.legal[0]", "not a card: 'JC#3'"),
     (lambda d: d["cases"][0]["rounds"][0]["steps"][0].update(expect={"phase": "play", "to_move": 1}),
      "cases[0].rounds[0].steps[0]", "exactly one of 'expect'"),
 ])

@@ -23,6 +23,7 @@ says why, and every call raises at once. :attr:`StdioEngine.replies` measures ev
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -31,14 +32,15 @@ from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.engines.channel import Channel, Command, move_command
-from hearts_ref.engines.failures import EngineFailure, EngineProtocolError
+from hearts_ref.engines.failures import EngineFailure, EngineProtocolError, EngineUnsupported
 from hearts_ref.engines.health import DEFAULT_LIMIT, Breaker, ReplyTimes
 from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -> StdioEngine; kept here too)
 from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.engines.replies import Step, read_reply  # noqa: F401  (read_reply: kept here too)
 from hearts_ref.errors import HeartsError
 from hearts_ref.protocol import (
-    MAX_LINE_BYTES, PROTOCOL_VERSION, WireError, capabilities_from_wire, cards_from_wire, observation_from_wire,
+    MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
+    observation_from_wire, rules_to_wire,
 )
 from hearts_ref.variants import Rules
 
@@ -80,6 +82,7 @@ class StdioEngine:
         self.cached_queries = cached_queries
         self.name = "?"
         self.version = "?"
+        self.protocol = PROTOCOL_VERSION       # the version the hello agreed
         self._capabilities = Capabilities()
         self._process: EngineProcess | None = None
         self._channel: Channel | None = None   # the numbered commands and replies of this run of the program
@@ -106,20 +109,36 @@ class StdioEngine:
         self._unread = None
         self.last_step = self._fresh = None
         try:
-            reply = self._call("hello", {"protocol": PROTOCOL_VERSION}, timeout=self.startup_timeout)
+            offered, reply = self._hello()
         except EngineFailure:
             self.kill()
             raise
         try:
-            if reply.get("protocol") != PROTOCOL_VERSION:
-                raise WireError(f"engine speaks protocol {reply.get('protocol')!r}, not {PROTOCOL_VERSION}")
+            protocol = reply.get("protocol")
+            if type(protocol) is not int or protocol not in PROTOCOL_VERSIONS or protocol > offered:
+                raise WireError(f"engine speaks protocol {protocol!r}; offered {offered}, this runner speaks "
+                                f"{' and '.join(map(str, PROTOCOL_VERSIONS))}")
             name, version = reply.get("name"), reply.get("version")
             if not isinstance(name, str) or not isinstance(version, str):
                 raise WireError("the hello reply needs 'name' and 'version' strings")
-            self._capabilities = capabilities_from_wire(reply.get("capabilities", {}))
+            capabilities = capabilities_from_wire(reply.get("capabilities", {}))
         except WireError as error:
             raise self._broken(f"bad hello reply: {error}") from None
-        self.name, self.version = name, version
+        self.name, self.version, self.protocol = name, version, protocol
+        self._capabilities = dataclasses.replace(capabilities, protocol=protocol)
+
+    def _hello(self) -> tuple[int, dict[str, Any]]:
+        """Offer the highest protocol version spoken here; to an engine that refuses it as unsupported (one
+        written for protocol 1 only), offer the next lower one. Return the version offered last and the reply."""
+        for offered in sorted(PROTOCOL_VERSIONS, reverse=True):
+            [outcome] = self._running().outcomes([("hello", {"protocol": offered})], self.startup_timeout,
+                                                 steps=False, timed=False)
+            if isinstance(outcome, EngineUnsupported) and offered > PROTOCOL_VERSIONS[0]:
+                continue
+            if isinstance(outcome, Exception):
+                raise outcome
+            return offered, outcome
+        raise AssertionError("unreachable: the lowest version's outcome is returned or raised")
 
     def restart(self) -> None:
         """Kill the engine if it runs and start it again: for the next game after a failure.
@@ -191,7 +210,11 @@ class StdioEngine:
 
     def new_game(self, rules: Rules) -> None:
         self.breaker.new_game()
-        self._step("new_game", {"rules": rules.to_dict()})
+        try:
+            values = rules_to_wire(rules, self.protocol)
+        except WireError as error:   # two decks to a protocol-1 engine: never sent (the runner skips such games)
+            raise EngineUnsupported(f"engine cannot play these rules: {error}") from None
+        self._step("new_game", {"rules": values})
 
     def start_round(self, hands: Sequence[CardSet] | None, direction: str) -> tuple[CardSet, ...] | None:
         if hands is None:

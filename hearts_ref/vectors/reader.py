@@ -105,6 +105,7 @@ class _Reader(JsonReader):
     def __init__(self, where: str):
         super().__init__(where)
         self.known = load_rules()
+        self.decks = 2   # the decks of the case being read: a second deck's copy (JC#2) with one deck is an error
 
     def seat(self, value: Any, path: str, players: int) -> int:
         seat = self.integer(value, path)
@@ -124,9 +125,10 @@ class _Reader(JsonReader):
             raise self.error(path, f"{value[:80]!r} is not a rule ID of spec/rules")
         return value
 
-    def cards(self, value: Any, path: str, *, most: int = 52) -> CardSet:
+    def cards(self, value: Any, path: str, *, most: int = 104) -> CardSet:
+        """A card list of at most ``most`` cards (104: every card of two decks, DECK-CARDS)."""
         self.array(value, path, most=most)
-        return parse_cards(value, path, self.where)
+        return parse_cards(value, path, self.where, decks=self.decks)
 
     # The parts of a case --------------------------------------------------------------------
 
@@ -153,6 +155,7 @@ class _Reader(JsonReader):
         if preset is not None:
             values.setdefault("preset", preset)
         rules = rules_from_json(values, path=f"{path}.variant", where=self.where)
+        self.decks = getattr(rules, "decks", 1)
         rounds = tuple(self.round(r, f"{path}.rounds[{k}]", rules.players)
                        for k, r in enumerate(self.array(item["rounds"], f"{path}.rounds", least=1)))
         final = item.get("final")
@@ -188,7 +191,7 @@ class _Reader(JsonReader):
             raise self.error(path, "a step has exactly one of 'expect' (a valid step) and 'rejected_by' (an invalid one)")
         if "play" in item:
             self.text(item["play"], f"{path}.play")
-            kind, cards = "play", tuple(parse_cards([item["play"]], f"{path}.play", self.where))
+            kind, cards = "play", tuple(parse_cards([item["play"]], f"{path}.play", self.where, decks=self.decks))
         else:
             kind, cards = "pass", tuple(self.cards(item["pass"], f"{path}.pass", most=13))
         if "rejected_by" in item:
