@@ -32,7 +32,6 @@ from typing import Any
 
 from hearts_ref.variants import PARAMETERS, Rules
 from properties import statements as said
-from properties.logic import HEARTS, POINT_CARDS
 
 __all__ = ["Invariant", "INVARIANTS", "BY_ID", "ROUND_PARAMETERS", "GAME_PARAMETERS", "expected_outcome",
            "not_applicable", "first_trick_can_deadlock", "void_hearts_can_deadlock", "expected_unsound", "rules_for",
@@ -159,10 +158,6 @@ INVARIANTS: tuple[Invariant, ...] = (
 
 BY_ID = {invariant.id: invariant for invariant in INVARIANTS}
 
-# How many point cards and hearts exist: a hand larger than that always holds another card.
-_POINT_CARD_COUNT = POINT_CARDS.bit_count()
-_HEART_COUNT = HEARTS.bit_count()
-
 
 ROUND_PARAMETERS: tuple[str, ...] = tuple(p.name for p in PARAMETERS
                          if any(p.name in i.parameters for i in INVARIANTS if i.scope == "round"))
@@ -175,11 +170,14 @@ def rules_for(values: dict[str, Any]) -> Rules | None:
 
     An odd number of players passes left, right, none; seed 003's discard restriction
     needs hearts broken by something other than a discard (a lead, when not given). Uneven hands
-    (``even_out = "uneven"``) are proved with 3 players only: with 4 they change nothing, with 5 or 6 they are refused.
+    (``even_out = "uneven"``) are proved with 3 players (one deck) and with 5 or 6 (seed 003's two decks,
+    ``decks = 2``): with 4 they change nothing.
     """
     values = dict(values)
-    if values.get("even_out") == "uneven" and values.get("players", 4) != 3:
-        return None   # 4 players: the same game as "remove"; 5 or 6: refused (two decks, not played yet)
+    if values.get("even_out") == "uneven" and values.get("players", 4) == 4:
+        return None   # 4 players: the same game as "remove"
+    if values.get("even_out") == "uneven" and values.get("players", 4) >= 5:
+        values.setdefault("decks", 2)   # DECK-CARDS: seed 003's five or six players play two decks
     if values.get("players", 4) % 2:
         values.setdefault("pass_cycle", "left-right-none")
     if values.get("hearts_restriction") == "discard":
@@ -198,28 +196,30 @@ def first_trick_can_deadlock(rules: Rules) -> bool:
     """Whether some hand cannot play on the first trick: derived from the rules, not from a proof.
 
     Without the first-trick exception a hand of only point cards is stuck, which needs
-    hands of at most 14 cards (4, 5 or 6 players; 3 players hold 17). Under seed 003's
-    literal rule a hand of only hearts is stuck too (at most 13 cards).
+    hands of at most 14 cards (4, 5 or 6 players; 3 players hold 17); with two decks of at most 28 (they hold
+    17 to 21). Under seed 003's literal rule a hand of only hearts is stuck too (at most 13 cards, 26 with two decks).
     """
-    size = said.hand_size(rules.players)
+    size = said.hand_size(rules.players, said.decks_of(rules))
+    named = said.cards_of(rules)
     if rules.first_trick_points == "forbidden":
-        return size <= _POINT_CARD_COUNT
-    return void_hearts_can_deadlock(rules) and size <= _HEART_COUNT
+        return size <= named.points.bit_count()
+    return void_hearts_can_deadlock(rules) and size <= named.hearts.bit_count()
 
 
 def lowest_round_sum(rules: Rules) -> int:
     """The least the round scores can sum to, from the scoring statements: a moon round, or one without a moon and
     with as many players as can be without a trick (all but one when the moon is off, else all but two: a player
     taking every trick takes every point card)."""
-    jack = said.JACK_POINTS if rules.jd_bonus else 0
+    jack = said.JACK_POINTS * said.decks_of(rules) if rules.jd_bonus else 0
     n = rules.players
     sums = []
     if rules.moon == "add":
-        sums.append((n - 1) * said.MOON_POINTS + jack)
+        sums.append((n - 1) * said.moon_points(rules) + jack)
     elif rules.moon == "subtract":
-        sums.append(-said.MOON_POINTS + jack)
+        sums.append(-said.moon_points(rules) + jack)
     trickless = n - 1 if rules.moon == "off" else n - 2
-    sums.append(26 + jack + (said.NO_TRICK_POINTS * trickless if rules.avoid_all_tricks_bonus else 0))
+    sums.append(said.round_points(rules) + jack + (said.NO_TRICK_POINTS * trickless if rules.avoid_all_tricks_bonus
+                                                   else 0))
     return min(sums)
 
 

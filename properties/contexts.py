@@ -32,7 +32,6 @@ from hearts_ref.scoring import score_terms
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCardSet, all_of, any_of, as_z3, implies, int_sum
 from hearts_ref.variants import PASS_DIRECTIONS, Rules
 from properties import statements as said
-from properties.logic import HEARTS, POINT_CARDS, QUEEN_OF_SPADES, suit
 from properties.solving import (
     Claim, card_variables, count_exchange, exactly_one_place, exactly_one_place_by_card, one_card,
     one_place_count, same_cards, subset,
@@ -76,12 +75,14 @@ def situations(rules: Rules) -> tuple[Situation, ...]:
     LEAD-OPEN: the first trick is led by the holder of the lowest club, with a club, so
     first-trick followers follow clubs and do not hold the lowest club; every hand then
     holds all its cards. Later hands hold 1 to ``hand_size`` − 1 cards. With uneven hands a first-trick hand may
-    hold one card more, and the seat with the extra card plays a second card after a first of any suit.
+    hold one card more, and a seat with an extra card plays a second card after a first of any suit (with two decks
+    several seats do, and a follower may follow any of them).
     """
-    size, low = said.hand_size(rules.players), said.lowest_club(rules.players, rules.even_out)
-    extra = said.extra_cards(rules)   # DEAL-HANDS: a hand with the extra card holds one more on the first trick
-    found = [Situation(Context(True, None, True, False), size, size + extra, holds=low)]
-    found += [Situation(Context(False, Suit.CLUBS, True, broken), size, size + extra, lacks=low)
+    size, low = said.hand_size(rules.players, said.decks_of(rules)), said.lowest_club(rules.players, rules.even_out)
+    largest = said.largest_hand(rules)   # DEAL-HANDS: a hand with an extra card holds one more on the first trick
+    extra = said.extra_cards(rules)
+    found = [Situation(Context(True, None, True, False), size, largest, holds=low)]
+    found += [Situation(Context(False, Suit.CLUBS, True, broken), size, largest, lacks=low)
               for broken in (False, True)]
     if extra:   # FIRST-TWO-CARDS: the second card of the seat with the extra card, after a first card of each suit
         found += [Situation(Context(False, Suit.CLUBS, True, broken, pair), size, size, lacks=low)
@@ -133,7 +134,7 @@ def opening_lead(rules: Rules, legality: LegalityFunction) -> list[Claim]:
     first_lead = situations(rules)[0]
     hand = card_variables("hand", rules)
     legal = legality(hand, first_lead.ctx, rules, S)
-    wanted = (all_of([subset(low, legal), same_cards(legal, hand & suit("C"))]) if rules.can_lead_any_club
+    wanted = (all_of([subset(low, legal), same_cards(legal, hand & said.cards_of(rules).suits["C"])]) if rules.can_lead_any_club
               else same_cards(legal, low))
     hands = [card_variables(f"seat{seat}", rules) for seat in range(rules.players)]
     leader = as_z3(opening_leader(hands, rules, S))
@@ -146,20 +147,22 @@ def opening_lead(rules: Rules, legality: LegalityFunction) -> list[Claim]:
 
 def no_early_heart_lead(rules: Rules, legality: LegalityFunction) -> list[Claim]:
     """NO-EARLY-HEART-LEAD: leading a heart while unbroken needs a hand of only hearts (or hearts and Q♠)."""
-    allowed = HEARTS | (QUEEN_OF_SPADES if rules.can_lead_hearts_instead_of_qs else 0)
+    named = said.cards_of(rules)
+    allowed = named.hearts | (named.queen if rules.can_lead_hearts_instead_of_qs else 0)
     hand = card_variables("hand", rules)
     claims = []
     for s in situations(rules):
         if s.ctx.leading and not s.ctx.first_trick and not s.ctx.hearts_broken:
             legal = legality(hand, s.ctx, rules, S)
             claims.append(Claim(s.describe(), tuple(hand_claims(hand, s)),
-                                implies(S.non_empty(legal & HEARTS), subset(hand, allowed)), (("hand", hand),)))
+                                implies(S.non_empty(legal & named.hearts), subset(hand, allowed)), (("hand", hand),)))
     return claims
 
 
 def hearts_break_on_play(rules: Rules, legality: LegalityFunction) -> list[Claim]:
     """HEARTS-BREAK-ON-PLAY: a card that breaks hearts is a heart, or the Q♠ under qs_breaks_hearts."""
-    breakers = HEARTS | (QUEEN_OF_SPADES if rules.qs_breaks_hearts else 0)
+    named = said.cards_of(rules)
+    breakers = named.hearts | (named.queen if rules.qs_breaks_hearts else 0)
     card = card_variables("card", rules)
     claims = []
     for s in situations(rules):
@@ -172,27 +175,41 @@ def hearts_break_on_play(rules: Rules, legality: LegalityFunction) -> list[Claim
 
 # Tricks and passing ----------------------------------------------------------------------
 
+def _decks(rules: Rules) -> dict[str, int]:
+    """``trick_winner``'s ``decks`` argument: given with two decks only (one deck calls it as it always did)."""
+    return {"decks": 2} if rules.decks == 2 else {}
+
+
 def unique_trick_winner(rules: Rules, legality: LegalityFunction) -> list[Claim]:
-    """UNIQUE-TRICK-WINNER: whichever cards make a trick, whoever leads it, the winner is the seat TRICK-WINNER names."""
-    n = rules.players
+    """UNIQUE-TRICK-WINNER: whichever cards make a trick, whoever leads it, the winner is the seat TRICK-WINNER names.
+
+    With two decks the leaders of a suit make one claim (one question for z3, which shares their work).
+    """
+    n, decks = rules.players, said.decks_of(rules)
     plays = [card_variables(f"play{j}", rules) for j in range(n)]
     claims = []
+    named = said.cards_of(rules)
     for s in Suit:
-        led = suit("CDSH"[s])
+        led = named.suits["CDSH"[s]]
         hypotheses = distinct_cards(plays, rules) + [as_z3(S.non_empty(plays[0] & led))]
+        goals = []
         for leader in range(n):
-            winner = as_z3(trick_winner(plays, s, leader, n, S))
-            cases = [implies(said.wins(plays, position, led), winner == (leader + position) % n)
+            winner = as_z3(trick_winner(plays, s, leader, n, S, **_decks(rules)))
+            cases = [implies(said.wins(plays, position, led, decks), winner == (leader + position) % n)
                      for position in range(n)]
-            claims.append(Claim(f"a trick led in {s.glyph} by seat {leader}", tuple(hypotheses),
-                                all_of(cases + [any_of(said.wins(plays, p, led) for p in range(n))]),
-                                tuple((f"card of seat {(leader + j) % n}", p) for j, p in enumerate(plays))))
+            goals.append(all_of(cases + [any_of(said.wins(plays, p, led, decks) for p in range(n))]))
+            if decks == 1:
+                claims.append(Claim(f"a trick led in {s.glyph} by seat {leader}", tuple(hypotheses), goals[-1],
+                                    tuple((f"card of seat {(leader + j) % n}", p) for j, p in enumerate(plays))))
+        if decks == 2:
+            claims.append(Claim(f"a trick led in {s.glyph} by any seat (two decks)", tuple(hypotheses), all_of(goals),
+                                tuple((f"card {j + 1} played", p) for j, p in enumerate(plays))))
     return claims
 
 
 def passing_preserves_deal(rules: Rules, legality: LegalityFunction) -> list[Claim]:
     """PASSING-PRESERVES-DEAL: the exchange keeps an equal deal of the cards in play, for every direction."""
-    n, size = rules.players, said.hand_size(rules.players)
+    n, size = rules.players, said.hand_size(rules.players, said.decks_of(rules))
     claims = []
     for direction in PASS_DIRECTIONS:
         if direction == "none" or (direction == "across" and n % 2):
@@ -224,11 +241,12 @@ def passing_preserves_deal(rules: Rules, legality: LegalityFunction) -> list[Cla
 
 def expected_score_total(rules: Rules, moon: bool, trickless: Any) -> Any:
     """SCORE-POINTS, SCORE-JACK, SCORE-MOON, SCORE-NO-TRICKS, from the statements: what the round scores sum to."""
-    total = 26 + (said.JACK_POINTS if rules.jd_bonus else 0)
+    points, decks = said.round_points(rules), said.decks_of(rules)
+    total = points + (said.JACK_POINTS * decks if rules.jd_bonus else 0)   # SCORE-JACK: each J♦
     if moon:
         if rules.moon == "add":
-            return total - 26 + (rules.players - 1) * said.MOON_POINTS
-        return total - 26 - said.MOON_POINTS
+            return total - points + (rules.players - 1) * said.moon_points(rules)
+        return total - points - said.moon_points(rules)
     return total + said.NO_TRICK_POINTS * trickless if rules.avoid_all_tricks_bonus else total
 
 

@@ -75,7 +75,7 @@ class _Round:
         self.tricks = 0
         self.totals: list[int] = [0] * rules.players
         # DEAL-HANDS: the seats dealt an extra card (uneven hands), each playing two cards to the first trick
-        self.extra = {seat for seat, hand in enumerate(hands) if hand.bit_count() > said.hand_size(rules.players)}
+        self.extra = {seat for seat, hand in enumerate(hands) if hand.bit_count() > said.hand_size(rules.players, said.decks_of(rules))}
 
     def next_seat(self) -> int | None:
         """TRICK-ORDER from the text: clockwise, and a seat with an extra card plays twice running on the first trick."""
@@ -97,9 +97,11 @@ class _Round:
         _expect(seen == self.rules.deck_mask, "CARDS-CONSERVED", f"{where}: cards went missing")
 
     def trick_winner(self) -> int:
-        """TRICK-WINNER from the text: the highest card of the suit led."""
+        """TRICK-WINNER from the text: the highest card of the suit led; of two identical cards (two decks) the first
+        played."""
         led = SUIT_MASKS[suit_of(self.trick[0][1])]
-        return max((card, seat) for seat, card in self.trick if led >> card & 1)[1]
+        return max((card % 13, -position, seat) for position, (seat, card) in enumerate(self.trick)
+                   if led >> card & 1)[2]
 
 
 def _check_round_end(rules: Rules, record: _Round, observation: Any, where: str) -> None:
@@ -119,7 +121,7 @@ def _check_round_end(rules: Rules, record: _Round, observation: Any, where: str)
     wanted = said.round_scores(rules, record.taken)
     _expect(scores == wanted, "SCORES-AS-STATED", f"{where}: scores {scores}, the rules give {wanted} "
                                                    f"({'a moon' if moon else 'no moon'})")
-    size = said.hand_size(rules.players)
+    size = said.hand_size(rules.players, said.decks_of(rules))
     _expect(record.tricks == size and not any(record.hands), "ROUND-PLAYS-EVERY-CARD",
             f"{where}: the round ended after {record.tricks} tricks of {size}, with "
             f"{sum(h.bit_count() for h in record.hands)} cards unplayed")

@@ -27,7 +27,7 @@ from hearts_ref.symbolic import (
     SymbolicCardSet, SymbolicNumber, all_of, any_of, as_z3, iff, implies, int_sum, negation, union_of,
 )
 
-__all__ = ["RANKS", "SUIT_LETTERS", "card", "suit", "HEARTS", "QUEEN_OF_SPADES", "JACK_OF_DIAMONDS", "POINT_CARDS",
+__all__ = ["RANKS", "SUIT_LETTERS", "DECKS", "SECOND_DECK_MARK", "card", "suit", "copies", "in_decks", "identical", "HEARTS", "QUEEN_OF_SPADES", "JACK_OF_DIAMONDS", "POINT_CARDS",
            "ALL_CARDS", "rank_of", "cards_in", "bit", "holds_some", "holds_none", "holds_only", "is_one_of",
            "same_cards", "union",
            "number_of", "points_of", "choose_number", "at_least", "greater", "equal", "all_of", "any_of",
@@ -40,8 +40,27 @@ SUIT_LETTERS = ("C", "D", "H", "S")
 
 
 def card(written: str) -> int:
-    """The one-card set of the card written as the spec writes it: rank then suit letter (``"10H"``)."""
+    """The one-card set of the card written as the spec writes it: rank then suit letter (``"10H"``); a second deck's
+    copy with ``#2`` after it (``"10H#2"``)."""
     return 1 << parse_card(written).index
+
+
+# DECK-CARDS, two decks: «Det krävs 2 kortlekar om man är 5 spelare eller mer» — every card twice; the second deck's
+# copy of a card is written with "#2" after it.
+DECKS = (1, 2)
+SECOND_DECK_MARK = "#2"
+
+
+def copies(written: str, decks: int = 1) -> int:
+    """The cards identical to the card written: itself, and with two decks its second deck's copy."""
+    return card(written) | (card(written + SECOND_DECK_MARK) if decks == 2 else 0)
+
+
+def in_decks(cards: int, decks: int) -> int:
+    """The cards of a one-deck mask in each of ``decks`` decks: every copy of each."""
+    if decks == 1:
+        return cards
+    return sum(copies(rank + letter, decks) for letter in SUIT_LETTERS for rank in RANKS if cards & card(rank + letter))
 
 
 def suit(letter: str) -> int:
@@ -54,15 +73,23 @@ QUEEN_OF_SPADES = card("QS")
 JACK_OF_DIAMONDS = card("JD")
 POINT_CARDS = HEARTS | QUEEN_OF_SPADES     # spec/README.md, Terms: "the thirteen hearts and the QS"
 ALL_CARDS = sum(suit(letter) for letter in SUIT_LETTERS)
+_EVERY_CARD = in_decks(ALL_CARDS, 2)   # every card of up to two decks: a set holds no other
 
 
-_RANK_OF = {card(rank + letter).bit_length() - 1: position for letter in SUIT_LETTERS
-            for position, rank in enumerate(RANKS)}
+_RANK_OF = {card(rank + letter + mark).bit_length() - 1: position for letter in SUIT_LETTERS
+            for position, rank in enumerate(RANKS) for mark in ("", SECOND_DECK_MARK)}
+_IDENTICAL = {card(rank + letter + mark).bit_length() - 1: copies(rank + letter, 2) for letter in SUIT_LETTERS
+              for rank in RANKS for mark in ("", SECOND_DECK_MARK)}
 
 
 def rank_of(index: int) -> int:
-    """How many ranks lie above the card of ``index`` in its suit: 0 for an ace, 12 for a two."""
+    """How many ranks lie above the card of ``index`` in its suit: 0 for an ace, 12 for a two (either deck's)."""
     return _RANK_OF[index]
+
+
+def identical(index: int) -> int:
+    """The cards identical to the card of ``index``, itself included: its copies of both decks (same rank and suit)."""
+    return _IDENTICAL[index]
 
 
 def cards_in(cards: int, letter: str = "") -> list[str]:
@@ -94,7 +121,7 @@ def holds_none(cards: Any, among: Any) -> Any:
 
 def holds_only(cards: Any, allowed: Any) -> Any:
     """Whether every card of ``cards`` is in ``allowed`` (a mask, or a set)."""
-    return _empty(cards & ~allowed) if isinstance(allowed, SymbolicCardSet) else _empty(cards & (ALL_CARDS & ~allowed))
+    return _empty(cards & ~allowed) if isinstance(allowed, SymbolicCardSet) else _empty(cards & (_EVERY_CARD & ~allowed))
 
 
 def is_one_of(one_card: Any, allowed: Any) -> Any:
@@ -118,7 +145,7 @@ def union(sets: Iterable[Any]) -> Any:
 
 def number_of(cards: Any, among: int) -> Any:
     """How many cards of the mask ``among`` the set holds: an int, or a z3 integer for a symbolic set."""
-    return points_of(cards, {i: 1 for i in range(52) if among >> i & 1})
+    return points_of(cards, {i: 1 for i in range(2 * 52) if among >> i & 1})
 
 
 def points_of(cards: Any, worth: dict[int, int]) -> Any:

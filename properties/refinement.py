@@ -28,7 +28,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from hearts_ref.cards import DECK
+from hearts_ref.cards import CARDS, DECK
 from hearts_ref.cardset import BITS
 from hearts_ref.deals import deal
 from hearts_ref.errors import RulesError
@@ -154,8 +154,10 @@ def scores_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cl
             right = False
         shooter_goals.append(implies(path.condition, right))
     piles, shared_out = taken_piles(rules)
-    sums = Claim("the card points of the cards taken sum to 26 («always sum to 26»)", tuple(shared_out),
-                 as_z3(said.total(said.score_points(rules, pile) for pile in piles)) == 26,
+    points = said.round_points(rules)
+    per_deck = ", per deck" if points != said.DECK_POINTS else ""
+    sums = Claim(f"the card points of the cards taken sum to {points} («always sum to 26»{per_deck})", tuple(shared_out),
+                 as_z3(said.total(said.score_points(rules, pile) for pile in piles)) == points,
                  tuple((f"taken by seat {j}", t) for j, t in enumerate(piles)))
     return [Claim("the round scores of any cards taken by the seats", tuple(hypotheses), all_of(goals), shown),
             Claim("the moon shooter of any cards taken by the seats", tuple(hypotheses), all_of(shooter_goals), shown),
@@ -215,26 +217,33 @@ def setup_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cla
             accepted = False
         claims.append(fact(f"players = {players} is {'accepted' if accepted else 'rejected'}",
                            accepted == said.players_count(players)))
+    decks = said.decks_of(rules)
+    two = {"decks": 2} if decks == 2 else {}
     claims.append(fact("the deck holds the 52 cards", said.deck_cards([str(c) for c in DECK])))
+    if decks == 2:   # DECK-CARDS, two decks: every card twice, the second deck's copies in play
+        claims.append(fact("two decks hold every card twice", said.deck_cards(
+            [str(c) for c in CARDS if rules.deck_mask >> c.index & 1], 2)))
     removed = "no card" if rules.even_out == "uneven" else ", ".join(said.REMOVED[n]) or "no card"
-    claims.append(fact(f"{n} players play the deck less {removed}", said.deck_removed(n, rules.deck_mask, rules.even_out)))
-    for players in (5, 6):   # DECK-REMOVED: uneven hands with 5 or 6 players need two decks: rejected
+    claims.append(fact(f"{n} players play {'two decks' if decks == 2 else 'the deck'} less {removed}",
+                       said.deck_removed(n, rules.deck_mask, rules.even_out, decks)))
+    for players in (5, 6):   # DECK-REMOVED: uneven hands with 5 or 6 players need two decks: one deck rejected
         try:
-            Rules(players=players, pass_cycle="left-right-none", even_out="uneven")
+            Rules(players=players, pass_cycle="left-right-none", even_out="uneven", **_ONE_DECK)
             accepted = True
         except RulesError:
             accepted = False
-        claims.append(fact(f"even_out = uneven with {players} players is rejected",
+        claims.append(fact(f"even_out = uneven with {players} players and one deck is rejected",
                            not accepted and not said.deck_removed(players, ALL_CARDS, "uneven")))
-    order = [i for i in range(52) if rules.deck_mask >> i & 1]
+    order = [i for i in range(2 * 52) if rules.deck_mask >> i & 1]
     for seed in range(3):
         for dealer in range(n):
             shuffled = list(order)
             random.Random(seed).shuffle(shuffled)
             hands = [h.mask for h in deal(rules, seed=seed, dealer=dealer)]
             claims.append(fact(f"the deal from seed {seed}, dealer {dealer}",
-                               said.deal_hands(n, dealer, shuffled, hands, said.extra_cards(rules))))
-    game = Game.new(Rules(players=n, pass_cycle="left-right-none", even_out=rules.even_out, max_rounds=n + 1), seed=0)
+                               said.deal_hands(n, dealer, shuffled, hands, said.extra_cards(rules), decks)))
+    game = Game.new(Rules(players=n, pass_cycle="left-right-none", even_out=rules.even_out, max_rounds=n + 1, **two),
+                    seed=0)
     from hearts_ref.simulate import play_round_choices
     rng = random.Random(0)
     dealers = []
@@ -323,6 +332,8 @@ def totals_are_sums(rules: Rules, legality: LegalityFunction | None) -> list[Cla
                             tuple((f"total of seat {j} before", t) for j, t in enumerate(totals))))
     return claims
 
+
+_ONE_DECK = {"decks": 1}   # said explicitly: 5 or 6 players with uneven hands and one deck are refused
 
 REFINEMENTS: dict[str, Callable[[Rules, Any], list[Claim]]] = {
     "PLAYS-AS-STATED": plays_as_stated,

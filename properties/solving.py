@@ -213,13 +213,21 @@ def exactly_one_place(places: Sequence[SymbolicCardSet], cards: int) -> list[Any
 
 def exactly_one_place_by_card(places: Sequence[SymbolicCardSet], cards: int) -> list[Any]:
     """The same claims card by card (a pseudo-Boolean constraint each), as the counting lemmas need them."""
-    return [_exactly_one([place.contains(i) for place in places]) for i in range(52) if cards >> i & 1]
+    return [_exactly_one([place.contains(i) for place in places]) for i in _CARDS if cards >> i & 1]
 
 
 def _exactly_one(bits: Sequence[Any]) -> Any:
     known = sum(1 for b in bits if b is True)
     free = [(b, 1) for b in bits if not isinstance(b, bool)]
     return z3.PbEq(free, 1 - known) if free else z3.BoolVal(known == 1)
+
+
+_CARDS = range(2 * 52)   # every card index, both decks' (DECK-CARDS): a mask of one deck has no bit above 51
+
+
+def _width(*sets: Any) -> int:
+    """How many cards the sets range over: 52, or 104 when one is a two-deck set."""
+    return max((s.size for s in sets if isinstance(s, SymbolicCardSet)), default=52)
 
 
 def _indicator(bit: Any) -> Any:
@@ -257,7 +265,7 @@ def count_split(whole: SymbolicCardSet, part: SymbolicCardSet) -> tuple[Symbolic
 
     def build() -> list[Any]:
         premises, lemmas = [], []
-        for i in range(52):
+        for i in range(_width(whole, part)):
             w, p, r = whole.contains(i), part.contains(i), rest.contains(i)
             if not all(isinstance(b, bool) for b in (w, p, r)):
                 premises.append(implies(p, w))
@@ -270,7 +278,7 @@ def count_union(a: SymbolicCardSet, b: SymbolicCardSet) -> tuple[SymbolicCardSet
     """Return ``a | b``, and per-card lemmas [a ∨ b] = [a] + [b] − [a ∧ b] (schema proved by :func:`prove_schemas`)."""
     union = a | b
     lemmas = []
-    for i in range(52):
+    for i in range(_width(a, b)):
         x, y, u = a.contains(i), b.contains(i), union.contains(i)
         if not all(isinstance(v, bool) for v in (x, y, u)):
             lemmas.append(_indicator(u) == _indicator(x) + _indicator(y) - _indicator(all_of([x, y])))
@@ -283,7 +291,7 @@ def count_exchange(hand: SymbolicCardSet, given: SymbolicCardSet, received: Symb
     [after] = [hand] − [given] + [received] (schema of :func:`prove_schemas`)."""
     after = (hand & ~given) | received
     premises, lemmas = [], []
-    for i in range(52):
+    for i in range(_width(hand, given, received)):
         h, g, r, a = hand.contains(i), given.contains(i), received.contains(i), after.contains(i)
         if not all(isinstance(b, bool) for b in (h, g, r, a)):
             premises += [implies(g, h), negation(all_of([r, h]))]
@@ -295,7 +303,7 @@ def one_place_count(places: Sequence[SymbolicCardSet], cards: int) -> list[Any]:
     """Per-card lemmas for places that share out ``cards`` (which the claim must assume): card by card, it is in
     exactly one place (implied by that), and so it is counted once over them all (schema of :func:`prove_schemas`)."""
     lemmas = []
-    for i in range(52):
+    for i in _CARDS:
         if cards >> i & 1:
             bits = [place.contains(i) for place in places]
             lemmas += [_exactly_one(bits), int_sum([_indicator(b) for b in bits]) == 1]

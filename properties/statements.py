@@ -45,13 +45,14 @@ from typing import Any, NamedTuple
 from hearts_ref.legality import Context
 from hearts_ref.variants import Rules
 from properties.logic import (
-    ALL_CARDS, HEARTS, JACK_OF_DIAMONDS, POINT_CARDS, QUEEN_OF_SPADES, RANKS, SUIT_LETTERS, all_of, any_of,
-    at_least, bit, card, choose_number, equal, greater, holds_none, holds_only, holds_some, iff, implies,
-    is_one_of, negation, number_of, points_of, rank_of, same_cards, suit, total, union,
+    ALL_CARDS, HEARTS, JACK_OF_DIAMONDS, POINT_CARDS, QUEEN_OF_SPADES, RANKS, SECOND_DECK_MARK, SUIT_LETTERS, all_of,
+    any_of, at_least, bit, card, choose_number, equal, greater, holds_none, holds_only, holds_some, identical, iff,
+    implies, in_decks, is_one_of, negation, number_of, points_of, rank_of, same_cards, suit, total, union,
 )
 
 __all__ = ["Statement", "STATEMENTS", "KINDS", "Position", "PLAY_RULES", "allowed_plays", "allows",
-           "lowest_club", "hand_size", "extra_cards", "recipient", "direction_of_round", "moon_shooters", "raw_points",
+           "lowest_club", "hand_size", "extra_cards", "largest_hand", "decks_of", "cards_of", "round_points",
+           "moon_points", "recipient", "direction_of_round", "moon_shooters", "raw_points",
            "round_scores", "trick_winners", "wins", "hearts_after", "same_set", "holds_only_set", "breaks_hearts_by", "game_ends", "statement_of"]
 
 KINDS = ("setup", "pass", "play", "permission", "breaking", "step", "score", "game")
@@ -59,8 +60,34 @@ SUITS = {letter: suit(letter) for letter in SUIT_LETTERS}
 SUIT_OF_CONTEXT = ("C", "D", "S", "H")   # Context.led_suit counts the suits as the engine's Suit does
 
 
-def _led(ctx: Context) -> int:
-    return SUITS[SUIT_OF_CONTEXT[ctx.led_suit]]
+def decks_of(rules: Rules) -> int:
+    """DECK-CARDS: how many decks are played, 1 or 2 («Det krävs 2 kortlekar om man är 5 spelare eller mer»)."""
+    return rules.decks
+
+
+class _Cards(NamedTuple):
+    """The cards the statements name, of every deck played: each card once per deck (DECK-CARDS, two decks)."""
+
+    suits: dict[str, int]
+    hearts: int
+    queen: int
+    jack: int
+    points: int
+    every: int
+
+
+_CARDS = {decks: _Cards({letter: in_decks(mask, decks) for letter, mask in SUITS.items()}, in_decks(HEARTS, decks),
+                        in_decks(QUEEN_OF_SPADES, decks), in_decks(JACK_OF_DIAMONDS, decks),
+                        in_decks(POINT_CARDS, decks), in_decks(ALL_CARDS, decks)) for decks in (1, 2)}
+
+
+def cards_of(rules: Rules) -> _Cards:
+    """The suits, hearts, Q♠, J♦, point cards and all the cards of the decks ``rules`` play."""
+    return _CARDS[decks_of(rules)]
+
+
+def _led(ctx: Context, rules: Rules) -> int:
+    return cards_of(rules).suits[SUIT_OF_CONTEXT[ctx.led_suit]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,17 +99,20 @@ def players_count(players: Any) -> bool:
     return type(players) is int and players in (3, 4, 5, 6)
 
 
-def deck_cards(deck: Sequence[str]) -> bool:
-    """DECK-CARDS: «one standard deck of 52 cards and no jokers: four suits … each with the thirteen ranks».
+def deck_cards(deck: Sequence[str], decks: int = 1) -> bool:
+    """DECK-CARDS: «one standard deck of 52 cards and no jokers: four suits … each with the thirteen ranks»; with
+    ``decks = 2`` every card twice, the second deck's copy written with ``#2``.
 
     ``deck`` is every card the game knows, written as the spec writes cards.
     """
-    return sorted(deck) == sorted(rank + letter for letter in SUIT_LETTERS for rank in RANKS)
+    marks = ("", SECOND_DECK_MARK)[:decks]
+    return sorted(deck) == sorted(rank + letter + mark for letter in SUIT_LETTERS for rank in RANKS for mark in marks)
 
 
 def outranks(a: int, b: int) -> bool:
     """DECK-CARDS: «rank only compares cards of the same suit»; A high, 2 low. ``a``, ``b``: card indices."""
-    same_suit = any(1 << a & SUITS[s] and 1 << b & SUITS[s] for s in SUIT_LETTERS)
+    suits = _CARDS[2].suits   # a card of either deck
+    same_suit = any(1 << a & suits[s] and 1 << b & suits[s] for s in SUIT_LETTERS)
     return same_suit and rank_of(a) < rank_of(b)
 
 
@@ -91,37 +121,51 @@ def outranks(a: int, b: int) -> bool:
 REMOVED = {4: (), 3: ("2C",), 5: ("2C", "2D"), 6: ("2C", "2D", "3C", "3D")}
 
 
-def deck_removed(players: int, in_play: int, even_out: str = "remove") -> bool:
+def deck_removed(players: int, in_play: int, even_out: str = "remove", decks: int = 1) -> bool:
     """DECK-REMOVED: the cards in play are the deck less the cards removed for this number of players;
-    «"uneven": no card is removed», which «with 5 or 6 players … MUST be rejected»."""
+    «"uneven": no card is removed»: one deck with 3 or 4 players, both decks with 5 or 6 (``decks = 2``, seed 003:
+    «Det krävs 2 kortlekar om man är 5 spelare eller mer»); two decks only so."""
     if even_out == "uneven":
-        return players in (3, 4) and in_play == ALL_CARDS
-    return in_play == ALL_CARDS & ~sum(card(c) for c in REMOVED[players])
+        return players in ((3, 4) if decks == 1 else (5, 6)) and in_play == in_decks(ALL_CARDS, decks)
+    return decks == 1 and in_play == ALL_CARDS & ~sum(card(c) for c in REMOVED[players])
 
 
-def hand_size(players: int) -> int:
-    """DEAL-HANDS: «13 with 4 players, 17 with 3, 10 with 5, 8 with 6»."""
+def hand_size(players: int, decks: int = 1) -> int:
+    """DEAL-HANDS: «13 with 4 players, 17 with 3, 10 with 5, 8 with 6»; with two decks «five players 21/21/21/21/20,
+    six 18/18/17/17/17/17»: 20 with 5, 17 with 6 (the hands without an extra card)."""
+    if decks == 2:
+        return {5: 20, 6: 17}[players]
     return {4: 13, 3: 17, 5: 10, 6: 8}[players]
 
 
 def extra_cards(rules: Rules) -> int:
     """DEAL-HANDS: with ``even_out = "uneven"`` and 3 players «the player to the dealer's left … receives 18 cards and
-    the other two 17»: one player has an extra card; otherwise none (DECK-REMOVED evens the hands out)."""
-    return 1 if rules.even_out == "uneven" and rules.players == 3 else 0
+    the other two 17»: one player has an extra card; with two decks four (21/21/21/21/20) or two (18/18/17/17/17/17);
+    otherwise none (DECK-REMOVED evens the hands out)."""
+    if rules.even_out != "uneven":
+        return 0
+    return {1: {3: 1}, 2: {5: 4, 6: 2}}[decks_of(rules)].get(rules.players, 0)
 
 
-def deal_hands(players: int, dealer: int, shuffled: Sequence[int], hands: Sequence[int], extra: int = 0) -> bool:
+def largest_hand(rules: Rules) -> int:
+    """DEAL-HANDS: the most cards a hand is dealt: the hand size, one more for a player with an extra card."""
+    return hand_size(rules.players, decks_of(rules)) + (1 if extra_cards(rules) else 0)
+
+
+def deal_hands(players: int, dealer: int, shuffled: Sequence[int], hands: Sequence[int], extra: int = 0,
+               decks: int = 1) -> bool:
     """DEAL-HANDS: «the card at position i of the shuffled deck (counting from 0) goes to seat (dealer + 1 + i) mod n».
 
     ``shuffled`` is the deck in the order it was shuffled (card indices), ``hands`` the masks dealt; with ``extra``
-    (:func:`extra_cards`) «the player to the dealer's left, seat (dealer + 1) mod 3, receives 18 cards».
+    (:func:`extra_cards`) the ``extra`` first seats dealt to, from the dealer's left, receive one card more: «the
+    player to the dealer's left, seat (dealer + 1) mod 3, receives 18 cards»; 21/21/21/21/20; 18/18/17/17/17/17.
     """
     expected = [0] * players
     for i, index in enumerate(shuffled):
         expected[(dealer + 1 + i) % players] |= 1 << index
-    left = (dealer + 1) % players
-    return list(hands) == expected and all(h.bit_count() == hand_size(players) + (extra and seat == left)
-                                           for seat, h in enumerate(hands))
+    return list(hands) == expected and all(
+        h.bit_count() == hand_size(players, decks) + ((seat - dealer - 1) % players < extra)
+        for seat, h in enumerate(hands))
 
 
 def deal_dealer(players: int, round_number: int, dealer: int) -> bool:
@@ -138,7 +182,7 @@ PASS_CARDS = 3   # PASS-COUNT: «exactly three distinct cards»
 
 def pass_count(rules: Rules, hand: Any, passed: Any) -> Any:
     """PASS-COUNT: «each player MUST pass exactly three distinct cards from their own hand, as dealt»."""
-    return all_of([equal(number_of(passed, ALL_CARDS), PASS_CARDS), holds_only_set(passed, hand)])
+    return all_of([equal(number_of(passed, in_decks(ALL_CARDS, 2)), PASS_CARDS), holds_only_set(passed, hand)])
 
 
 def holds_only_set(cards: Any, within: Any) -> Any:
@@ -187,7 +231,7 @@ def pass_simultaneous(rules: Rules, direction: str, hands: Sequence[Any], passes
 
 def lowest_club(players: int, even_out: str = "remove") -> int:
     """LEAD-OPEN: «2C with 4 players, 3C with 3 or 5 players, and 4C with 6 players»; «with even_out = "uneven"
-    nothing is removed and it is 2C»."""
+    nothing is removed and it is 2C» — with two decks the first deck's 2C (its copy 2C#2 leads nothing)."""
     if even_out == "uneven":
         return card("2C")
     return card({4: "2C", 3: "3C", 5: "3C", 6: "4C"}[players])
@@ -200,7 +244,8 @@ def lead_open(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """
     if not (ctx.leading and ctx.first_trick):
         return True
-    return is_one_of(played, SUITS["C"] if rules.can_lead_any_club else lowest_club(rules.players, rules.even_out))
+    return is_one_of(played, cards_of(rules).suits["C"] if rules.can_lead_any_club
+                     else lowest_club(rules.players, rules.even_out))
 
 
 def lead_winner(rules: Rules, before: Position, played: Any, after: Position, won: Any = None) -> Any:
@@ -213,9 +258,9 @@ def lead_winner(rules: Rules, before: Position, played: Any, after: Position, wo
     if len(before.trick) + 1 < rules.players:
         return True
     trick = before.trick + (played,)
-    cards_left = any_of(holds_some(hand, ALL_CARDS) for hand in after.hands)
-    led = _led(before.context) if not before.context.leading else None
-    won = won or (lambda position: wins(trick, position, led))
+    cards_left = any_of(holds_some(hand, cards_of(rules).every) for hand in after.hands)
+    led = _led(before.context, rules) if not before.context.leading else None
+    won = won or (lambda position: wins(trick, position, led, decks_of(rules)))
     return all_of(implies(won(position), all_of([
         equal(after.leader, (before.leader + position) % rules.players),
         equal(after.to_play, choose_number(cards_left, (before.leader + position) % rules.players, -1))]))
@@ -234,16 +279,17 @@ def lead_hearts(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
         return True
     if not rules.must_break_hearts or rules.hearts_restriction == "discard":
         return True
-    exception = holds_only(hand, HEARTS | QUEEN_OF_SPADES) if rules.can_lead_hearts_instead_of_qs \
-        else holds_only(hand, HEARTS)
-    return implies(is_one_of(played, HEARTS), exception)
+    named = cards_of(rules)
+    exception = holds_only(hand, named.hearts | named.queen) if rules.can_lead_hearts_instead_of_qs \
+        else holds_only(hand, named.hearts)
+    return implies(is_one_of(played, named.hearts), exception)
 
 
 def follow_suit(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """FOLLOW-SUIT: «A player who holds at least one card of the led suit MUST play a card of that suit.»"""
     if ctx.leading:
         return True
-    return implies(holds_some(hand, _led(ctx)), is_one_of(played, _led(ctx)))
+    return implies(holds_some(hand, _led(ctx, rules)), is_one_of(played, _led(ctx, rules)))
 
 
 def follow_void(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
@@ -252,7 +298,7 @@ def follow_void(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """
     if ctx.leading or ctx.hearts_broken or not rules.must_break_hearts or rules.hearts_restriction != "discard":
         return True
-    return implies(holds_none(hand, _led(ctx)), negation(is_one_of(played, HEARTS)))
+    return implies(holds_none(hand, _led(ctx, rules)), negation(is_one_of(played, cards_of(rules).hearts)))
 
 
 def first_no_points(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
@@ -261,7 +307,7 @@ def first_no_points(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """
     if ctx.leading or not ctx.first_trick or rules.first_trick_points == "allowed":
         return True
-    return implies(all_of([holds_none(hand, _led(ctx)), is_one_of(played, POINT_CARDS)]),
+    return implies(all_of([holds_none(hand, _led(ctx, rules)), is_one_of(played, cards_of(rules).points)]),
                    first_exception(rules, hand, ctx, played))
 
 
@@ -271,7 +317,7 @@ def first_exception(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """
     if ctx.leading or not ctx.first_trick or rules.first_trick_points != "exception":
         return False
-    return all_of([holds_none(hand, _led(ctx)), holds_only(hand, POINT_CARDS)])
+    return all_of([holds_none(hand, _led(ctx, rules)), holds_only(hand, cards_of(rules).points)])
 
 
 def first_two_cards(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
@@ -282,11 +328,19 @@ def first_two_cards(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
     """
     if ctx.pair_suit is None:
         return True
-    pair = SUITS[SUIT_OF_CONTEXT[ctx.pair_suit]]
-    others = [rule for rule in PLAY_RULES if rule != "FIRST-TWO-CARDS"]
-    allowed_of_suit = any_of(all_of([bit(hand, index)] + [allows(rule, rules, hand, ctx, 1 << index) for rule in others])
-                             for index in range(52) if pair >> index & 1)
-    return implies(allowed_of_suit, is_one_of(played, pair))
+    pair = cards_of(rules).suits[SUIT_OF_CONTEXT[ctx.pair_suit]]
+    key = (rules, id(hand), ctx)   # what the hand may play of the suit does not depend on the card played
+    if key not in _PAIRED:
+        if len(_PAIRED) > 4096:
+            _PAIRED.clear()
+        others = [rule for rule in PLAY_RULES if rule != "FIRST-TWO-CARDS"]
+        _PAIRED[key] = (hand, any_of(all_of([bit(hand, index)] + [allows(rule, rules, hand, ctx, 1 << index)
+                                                                  for rule in others])
+                                     for index in range(2 * 52) if pair >> index & 1))
+    return implies(_PAIRED[key][1], is_one_of(played, pair))
+
+
+_PAIRED: dict[tuple[Any, ...], tuple[Any, Any]] = {}   # (rules, hand's id, ctx) -> (the hand, kept alive; the answer)
 
 
 def trick_order(rules: Rules, before: Position, played: Any, after: Position) -> Any:
@@ -310,7 +364,7 @@ def trick_order(rules: Rules, before: Position, played: Any, after: Position) ->
                    equal(len(after.trick), len(before.trick) + 1), same_set(after.trick[-1], played),
                    equal(after.leader, before.leader), after.context.leading is False,
                    after.context.first_trick is before.context.first_trick,
-                   led in (0, 1, 2, 3) and is_one_of(first, SUITS[SUIT_OF_CONTEXT[led]])])
+                   led in (0, 1, 2, 3) and is_one_of(first, cards_of(rules).suits[SUIT_OF_CONTEXT[led]])])
 
 
 def from_hand(rules: Rules, hand: Any, ctx: Context, played: Any) -> Any:
@@ -336,7 +390,7 @@ def allows(rule_id: str, rules: Rules, hand: Any, ctx: Context, played: Any) -> 
 
 def allowed_plays(rules: Rules, hand: int, ctx: Context) -> int:
     """The cards of a concrete ``hand`` that every play statement allows (the legal set, as the rules state it)."""
-    return sum(1 << i for i in range(52) if hand >> i & 1
+    return sum(1 << i for i in range(2 * 52) if hand >> i & 1
                and all(allows(rule, rules, hand, ctx, 1 << i) for rule in PLAY_RULES))
 
 
@@ -350,7 +404,7 @@ def break_discard(rules: Rules, ctx: Context, played: Any) -> Any:
     «"discard" (default): … when a heart is discarded: played by a player who cannot follow suit, to a trick whose
     led suit is not hearts»; «"any-heart": … as soon as any heart is played»; «"lead": … as soon as a heart is led».
     """
-    heart = is_one_of(played, HEARTS)
+    heart = is_one_of(played, cards_of(rules).hearts)
     if rules.hearts_broken_by == "any-heart":
         return heart
     if rules.hearts_broken_by == "lead":
@@ -362,7 +416,7 @@ def break_queen(rules: Rules, ctx: Context, played: Any) -> Any:
     """BREAK-QUEEN: «Playing the QS … MUST NOT by itself break hearts»; «qs_breaks_hearts = true: hearts become broken
     as soon as the QS is played in any way».
     """
-    return is_one_of(played, QUEEN_OF_SPADES) if rules.qs_breaks_hearts else False
+    return is_one_of(played, cards_of(rules).queen) if rules.qs_breaks_hearts else False
 
 
 def breaks_hearts_by(rules: Rules, ctx: Context, played: Any) -> Any:
@@ -378,28 +432,35 @@ def trick_winners(rules: Rules, trick: Sequence[Any], leader: int) -> Any:
     n = len(trick)
     seat: Any = -1
     for position in range(n):
-        seat = choose_number(wins(trick, position), (leader + position) % rules.players, seat)
+        seat = choose_number(wins(trick, position, None, decks_of(rules)), (leader + position) % rules.players, seat)
     return seat
 
 
-def wins(trick: Sequence[Any], position: int, led: int | None = None) -> Any:
-    """TRICK-WINNER: the card at ``position`` is of the led suit and no card of the led suit in the trick outranks it.
+def wins(trick: Sequence[Any], position: int, led: int | None = None, decks: int = 1) -> Any:
+    """TRICK-WINNER: the card at ``position`` is of the led suit and no card of the led suit in the trick outranks it;
+    with two decks, no card identical to it was played before it («Om två lika kort skulle läggas i en och samma runda
+    (stick), så är det första kortet som lagts, som har högst värde»: of two identical cards the first played ranks
+    higher).
 
     «A card of any other suit never wins, whatever its rank». The led suit is the first card's; ``led``, when
     given, is the mask of that suit (known to the caller), so only it is considered.
     """
-    key = (tuple(id(c) for c in trick), position, led)
+    key = (tuple(id(c) for c in trick), position, led, decks)
     if key in _WINS:
         return _WINS[key][1]
     if len(_WINS) > 4096:
         _WINS.clear()
     played = union(trick)
+    earlier = decks == 2 and position > 0
+    before = union(trick[:position]) if earlier else 0
     cases = []
-    for mask in ([led] if led is not None else list(SUITS.values())):
-        ranks = [i for i in range(52) if mask >> i & 1]
+    for mask in ([led] if led is not None else list(_CARDS[decks].suits.values())):
+        ranks = [i for i in range(2 * 52) if mask >> i & 1]
         unbeaten = [implies(bit(trick[position], i),
                             holds_none(played, sum(1 << j for j in ranks if rank_of(j) < rank_of(i))))
                     for i in ranks]
+        if earlier:   # two decks: an identical card played earlier outranks it
+            unbeaten += [implies(bit(trick[position], i), holds_none(before, identical(i))) for i in ranks]
         cases.append(all_of([holds_some(trick[0], mask), holds_some(trick[position], mask), *unbeaten]))
     _WINS[key] = (tuple(trick), any_of(cases))   # the trick is kept, so its ids stay its own
     return _WINS[key][1]
@@ -417,8 +478,8 @@ def trick_winner(rules: Rules, before: Position, played: Any, after: Position, w
         return all_of(same_set(after.taken[s], before.taken[s]) for s in range(n))
     trick = before.trick + (played,)
     cards = union(trick)
-    led = _led(before.context) if not before.context.leading else None
-    won = won or (lambda position: wins(trick, position, led))
+    led = _led(before.context, rules) if not before.context.leading else None
+    won = won or (lambda position: wins(trick, position, led, decks_of(rules)))
     claims = []
     for position in range(n):
         winner = (before.leader + position) % n
@@ -461,23 +522,41 @@ HEART_POINTS, QUEEN_POINTS = 1, 13     # SCORE-POINTS: «1 point for each heart 
 JACK_POINTS = -10                      # SCORE-JACK: «MUST add −10 to their round score»
 NO_TRICK_POINTS = -5                   # SCORE-NO-TRICKS: «MUST add −5 to their round score»
 MOON_POINTS = 26                       # SCORE-MOON: «every other player scores 26» / «the shooter scores −26»
+DECK_POINTS = 26                       # SCORE-POINTS: «The card points of a round always sum to 26» (per deck)
+
+
+def round_points(rules: Rules) -> int:
+    """SCORE-POINTS: the card points of a round, 26 per deck played (52 with two decks: 26 hearts and two Q♠)."""
+    return DECK_POINTS * decks_of(rules)
+
+
+def moon_points(rules: Rules) -> int:
+    """SCORE-MOON: what a moon is worth: the round's points, 26 per deck («every other player scores 26»; with two
+    decks 52, DECKS.md: the source only speaks of one deck)."""
+    return MOON_POINTS * decks_of(rules)
 
 
 def score_points(rules: Rules, pile: Any) -> Any:
-    """SCORE-POINTS: «1 point for each heart, from 2H to AH alike; 13 points for the QS; 0 for every other card».
+    """SCORE-POINTS: «1 point for each heart, from 2H to AH alike; 13 points for the QS; 0 for every other card» — with
+    two decks each copy alike: every heart 1, each Q♠ 13.
 
-    (The rule adds: «The card points of a round always sum to 26», a consequence the proofs check.)
+    (The rule adds: «The card points of a round always sum to 26», per deck: a consequence the proofs check.)
     """
-    worth = {i: HEART_POINTS for i in range(52) if HEARTS >> i & 1}
-    worth[QUEEN_OF_SPADES.bit_length() - 1] = QUEEN_POINTS
+    named = cards_of(rules)
+    worth = {i: HEART_POINTS for i in range(2 * 52) if named.hearts >> i & 1}
+    worth.update({i: QUEEN_POINTS for i in range(2 * 52) if named.queen >> i & 1})
     return points_of(pile, worth)
 
 
 def score_jack(rules: Rules, pile: Any) -> Any:
     """SCORE-JACK: «With jd_bonus = true, the player who won the trick containing the JD MUST add −10 to their round
-    score. This applies in every round, also in a round in which a player shot the moon».
+    score. This applies in every round, also in a round in which a player shot the moon» — with two decks, for each J♦.
     """
-    return choose_number(bit(pile, JACK_OF_DIAMONDS.bit_length() - 1), JACK_POINTS, 0) if rules.jd_bonus else 0
+    if not rules.jd_bonus:
+        return 0
+    if decks_of(rules) == 1:
+        return choose_number(bit(pile, JACK_OF_DIAMONDS.bit_length() - 1), JACK_POINTS, 0)
+    return points_of(pile, {i: JACK_POINTS for i in range(2 * 52) if cards_of(rules).jack >> i & 1})
 
 
 def score_no_tricks(rules: Rules, pile: Any, moon_shot: Any) -> Any:
@@ -486,7 +565,7 @@ def score_no_tricks(rules: Rules, pile: Any, moon_shot: Any) -> Any:
     """
     if not rules.avoid_all_tricks_bonus:
         return 0
-    return choose_number(all_of([holds_none(pile, ALL_CARDS), negation(moon_shot)]), NO_TRICK_POINTS, 0)
+    return choose_number(all_of([holds_none(pile, cards_of(rules).every), negation(moon_shot)]), NO_TRICK_POINTS, 0)
 
 
 def score_moon(rules: Rules, piles: Sequence[Any], seat: int) -> Any:
@@ -494,13 +573,14 @@ def score_moon(rules: Rules, piles: Sequence[Any], seat: int) -> Any:
 
     «A player who won, in one round, all thirteen hearts and the QS … has shot the moon. If any other player took
     even one point card, nobody has shot the moon»; «"add": the shooter scores 0 and every other player scores 26»;
-    «"subtract": the shooter scores −26 and every other player scores 0»; «"off": no replacement».
+    «"subtract": the shooter scores −26 and every other player scores 0»; «"off": no replacement». With two decks
+    the moon is every point card in play (all 26 hearts and both Q♠), worth 52 (:func:`moon_points`).
     """
     if rules.moon == "off":
         return None
     shooters = moon_shooters(rules, piles)
-    mine = 0 if rules.moon == "add" else -MOON_POINTS
-    others = MOON_POINTS if rules.moon == "add" else 0
+    mine = 0 if rules.moon == "add" else -moon_points(rules)
+    others = moon_points(rules) if rules.moon == "add" else 0
     return choose_number(shooters[seat], mine, others)
 
 
@@ -508,7 +588,7 @@ def moon_shooters(rules: Rules, piles: Sequence[Any]) -> list[Any]:
     """SCORE-MOON: for each seat, whether it took every point card (nobody, with ``moon = "off"``)."""
     if rules.moon == "off":
         return [False for _ in piles]
-    return [holds_all(pile, POINT_CARDS) for pile in piles]
+    return [holds_all(pile, cards_of(rules).points) for pile in piles]
 
 
 def holds_all(pile: Any, wanted: int) -> Any:

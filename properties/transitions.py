@@ -178,7 +178,8 @@ def winner_is(state: RoundState, card: Any) -> Any:
     if len(state.trick) + 1 < rules.players:
         return None
     trick = [c.cards for c in state.trick] + [card]
-    winner = as_z3(trick_winner(trick, state.context.led_suit, state.leader, rules.players, S))
+    winner = as_z3(trick_winner(trick, state.context.led_suit, state.leader, rules.players, S,
+                                **({"decks": 2} if rules.decks == 2 else {})))
     won = [winner == (state.leader + position) % rules.players for position in range(rules.players)]
     return won.__getitem__
 

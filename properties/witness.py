@@ -31,8 +31,9 @@ from hearts_ref.variants import Rules
 
 __all__ = ["RoundPlan", "planned_round", "RANK_MAJOR"]
 
-# The cards from the strongest down, rank by rank: every ace, then every king, … (index = suit * 13 + rank).
-RANK_MAJOR = tuple(suit * 13 + rank for rank in reversed(range(13)) for suit in range(4))
+# The cards from the strongest down, rank by rank: every ace, then every king, … (index = suit * 13 + rank; with two
+# decks each card is followed by its second deck's copy, index + 52, which one deck does not hold).
+RANK_MAJOR = tuple(copy * 52 + suit * 13 + rank for rank in reversed(range(13)) for suit in range(4) for copy in (0, 1))
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def _deals(rules: Rules, wins: dict[int, int], given: dict[int, tuple[str, ...]]
            avoid: dict[int, str]) -> list[tuple[int, ...]]:
     """Hands to try: the seat winning most holds the strongest cards left, the seats in ``given`` their cards; the
     rest handed out in a few fixed and seeded orders, no seat of ``avoid`` getting a card of the suits named."""
-    n, size = rules.players, rules.hand_size
+    n, sizes = rules.players, rules.dealt_sizes()   # DEAL-HANDS: uneven hands, the extra cards to the first seats
     main = max(wins, key=wins.__getitem__)
     hands = [0] * n
     for seat, texts in given.items():
@@ -65,7 +66,7 @@ def _deals(rules: Rules, wins: dict[int, int], given: dict[int, tuple[str, ...]]
             hands[seat] |= CardSet.parse(text).mask
     used = sum(hands)
     strong = [c for c in RANK_MAJOR if rules.deck_mask >> c & 1 and not used >> c & 1]
-    hands[main] |= sum(1 << c for c in strong[:size - hands[main].bit_count()])
+    hands[main] |= sum(1 << c for c in strong[:sizes[main] - hands[main].bit_count()])
     rest = [c for c in strong if not sum(hands) >> c & 1]
     found = []
     for fill in range(6):
@@ -75,12 +76,13 @@ def _deals(rules: Rules, wins: dict[int, int], given: dict[int, tuple[str, ...]]
         dealt = list(hands)
         k = 0
         for card in order:
-            takers = [s for s in range(n) if dealt[s].bit_count() < size and "CDSH"[suit_of(card)] not in avoid.get(s, "")]
+            takers = [s for s in range(n) if dealt[s].bit_count() < sizes[s]
+                      and "CDSH"[suit_of(card)] not in avoid.get(s, "")]
             if not takers:
                 break
             dealt[takers[k % len(takers)]] |= 1 << card
             k += 1
-        if all(h.bit_count() == size for h in dealt):
+        if all(h.bit_count() == sizes[s] for s, h in enumerate(dealt)):
             found.append(tuple(dealt))
     return found
 

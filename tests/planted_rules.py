@@ -266,6 +266,43 @@ def _seat_zero_opens(mp):
     return plant(mp, legality, "opening_leader", lambda hands, rules, ops=cardset.BITS: 0)
 
 
+# Two decks (seed 003's five or six players): each bug breaks one of the two-deck statements.
+TWO_DECKS = ("players=5", "even_out=uneven", "decks=2", "pass_cycle=left-right-none")
+_FIVE = Rules.preset("seed003", players=5)
+
+
+def _one_queen_counted(mp):
+    original = scoring.card_points
+
+    def card_points(cards, rules, ops=cardset.BITS):
+        points = original(cards, rules, ops)
+        if rules.decks == 2:   # the second Q♠ scores nothing: 13 once, however many are taken
+            points = points - ops.count(cards & QUEEN) * 13 + ops.when(ops.is_empty(cards & QUEEN), 0, 13)
+        return points
+    return plant(mp, scoring, "card_points", card_points)
+
+
+def _moon_of_one_deck(mp):
+    def takes_the_moon(cards, rules, ops=cardset.BITS):
+        if rules.moon == "off":
+            return False
+        return ops.is_empty(cardset.POINT_CARDS & cardset.ONE_DECK & ~cards)   # the first deck's point cards only
+    return plant(mp, scoring, "takes_the_moon", takes_the_moon)
+
+
+def _second_copy_wins(mp):
+    original = round_module.trick_winner
+    return plant(mp, round_module, "trick_winner",
+                 lambda plays, led_suit, leader, players, ops=cardset.BITS, seats=None, decks=1: original(
+                     plays, led_suit, leader, players, ops, seats))   # one deck's rule: the higher index, copy #2, wins
+
+
+def _second_two_of_clubs_opens(mp):
+    original = legality.opening_leads
+    return plant(mp, legality, "opening_leads", lambda hand, rules: original(hand, rules) | (
+        hand & (1 << 52) if rules.decks == 2 else 0))
+
+
 def _reality_of_play(check: Callable[[RoundState], bool]) -> Callable[[Any], bool]:
     return lambda _: check(_first_state())
 
@@ -329,6 +366,16 @@ BUGS = [
     Bug("totals forget earlier rounds", _totals_forgotten, (), ("TOTALS-ARE-SUMS",),
         lambda _: Game(Rules(), None, (), (5, 5, 5, 5), None, False)._finish(_play_all(_first_state())).totals
         == _play_all(_first_state()).score().scores),
+    Bug("the second Q♠ scores nothing", _one_queen_counted, TWO_DECKS, ("SCORES-AS-STATED",),
+        lambda _: scoring.card_points(CardSet.parse("QS QS#2").mask, _FIVE) == 13),
+    Bug("the moon over one deck's point cards", _moon_of_one_deck, TWO_DECKS, ("SCORES-AS-STATED",),
+        lambda _: scoring.takes_the_moon(cardset.POINT_CARDS & cardset.ONE_DECK, _FIVE)),
+    Bug("of two identical cards the second deck's wins", _second_copy_wins, TWO_DECKS, ("UNIQUE-TRICK-WINNER",),
+        lambda _: round_module.trick_winner([CardSet.parse(c).mask for c in ("JC", "JC#2", "2C", "3C", "4C")],
+                                            0, 0, 5, decks=2) == 1),   # Pelle's J♣ beats Kalle's
+    Bug("the second deck's 2♣ opens too", _second_two_of_clubs_opens, TWO_DECKS, ("PLAYS-AS-STATED", "OPENING-LEAD"),
+        lambda _: legality.legal_plays(CardSet.parse("2C 2C#2 9C").mask, Context(True, None, True, False), _FIVE)
+        == CardSet.parse("2C 2C#2").mask),
     Bug("seat 0 always opens", _seat_zero_opens, (), ("PLAY-STEPS-AS-STATED", "OPENING-LEAD"),
         lambda _: legality.opening_leader([CardSet.parse("3C").mask, CardSet.parse("2C").mask], Rules()) == 0),
 ]

@@ -86,3 +86,35 @@ def test_expected_unsound_presets_deadlock_on_the_engine_under_the_declared_rule
                     state.play(next(iter(state.hand(state.to_move))))
                 raised.add(error.value.rule_id)
         assert rule_id in raised, (preset, raised)
+
+
+@pytest.mark.parametrize("players, sizes", [(5, [21, 21, 21, 21, 20]), (6, [18, 18, 17, 17, 17, 17])])
+def test_seed003_two_decks_deadlocks_replay_from_a_deal_of_both_decks(players, sizes):
+    """Seed 003 with five or six players (two decks, uneven hands, a discarded heart never allowed unbroken): the
+    first trick can deadlock a hand of point cards of both decks, and the proof's counterexample is reached on the
+    engine from a deal of all 104 cards, after the two cards of a seat dealt an extra one."""
+    rules = Rules.preset("seed003", players=players)
+    session = Session(timeout=60)
+    for invariant in ("FIRST-TRICK-NO-DEADLOCK", "LEGAL-MOVE-EXISTS"):
+        result = prove_context(invariant, rules, session)
+        assert result.status == "refuted" == result.expected
+        example = result.counterexample
+        replay = example.replay
+        assert replay is not None and confirm_on_engine(rules, replay, ReferenceEngine()) is None
+        assert sum(replay.hands) == rules.deck_mask and rules.deck_mask >> 52   # both decks dealt
+        assert sorted((h.bit_count() for h in replay.hands), reverse=True) == sizes
+        assert example.hand >> 52, "the stuck hand holds a second deck's card"
+        assert replay.hands[replay.seat] & ~sum(1 << c for c in replay.plays) == example.hand
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_seed003_two_decks_game_ends_is_proved_and_its_refutations_replay(players):
+    """GAME-ENDS with two decks: a bound on the rounds under seed 003 (52 points a round); a moon subtracting 52
+    each round, or a tie kept under play-on, never ends, replayed on the engine from deals of both decks."""
+    from properties.prove import prove_game
+    session = Session(timeout=60)
+    assert prove_game("GAME-ENDS", Rules.preset("seed003", players=players), session).status == "proved"
+    for change in ({"moon": "subtract"}, {"ties": "play-on"}):
+        result = prove_game("GAME-ENDS", Rules.preset("seed003", players=players, **change), session)
+        assert result.status == "refuted" == result.expected
+        assert result.witness["confirmed"], result.witness["summary"]

@@ -253,3 +253,55 @@ def test_commutative_terms_are_built_in_one_order():
     assert union_of([x, y, z]).term.get_id() == union_of([z, x, y]).term.get_id()
     first = all_of([as_z3(SYMBOLIC.is_empty(x)), as_z3(SYMBOLIC.is_empty(y))])
     assert first.get_id() == all_of([as_z3(SYMBOLIC.is_empty(y)), as_z3(SYMBOLIC.is_empty(x))]).get_id()
+
+
+# Two decks (DECK-CARDS): sets of 104 Booleans, the second deck's copies in bits 52-103 --------------------------
+
+from hearts_ref.cardset import ALL_CARDS, ONE_DECK, SUIT_MASKS  # noqa: E402
+
+HAND_TWO_DECKS = SymbolicCardSet.variables("h2", ALL_CARDS)
+
+
+def value_of_width(term, values, width):
+    pairs = [(cards.term, z3.BitVecVal(mask, width)) for cards, mask in values]
+    result = z3.simplify(z3.substitute(as_z3(term.term if isinstance(term, SymbolicCardSet) else term), *pairs))
+    return z3.is_true(result) if z3.is_bool(result) else result.as_long()
+
+
+def test_the_width_comes_from_the_cards_in_play():
+    assert HAND.term.size() == 52 and HAND.width == 52
+    assert HAND_TWO_DECKS.term.size() == 104 and (HAND_TWO_DECKS & HEARTS).width == 104
+    # a one-deck set's constants are the 52-bit masks they always were: the same terms, the same proofs
+    assert (HAND & HEARTS).term.eq(HAND.term & z3.BitVecVal(HEARTS & ONE_DECK, 52))
+    assert SymbolicCardSet.variables("d", Rules(players=6, pass_cycle="left-right-none").deck_mask).width == 52
+
+
+@settings(max_examples=300)
+@given(hand=st.integers(0, ALL_CARDS), ctx=st.sampled_from(CONTEXTS), variant=st.sampled_from([0, 1, 2, 6]))
+def test_two_decks_the_algebras_agree(hand, ctx, variant):
+    rules = Rules(**LEGALITY_VARIANTS[variant])
+    pairs = [(HAND_TWO_DECKS, hand)]
+    assert value_of_width(legal_plays(HAND_TWO_DECKS, ctx, rules, SYMBOLIC), pairs, 104) == \
+        legal_plays(hand, ctx, rules, BITS)
+    assert value_of_width(HAND_TWO_DECKS.count(), pairs, 104) == hand.bit_count()
+    assert value_of_width(SYMBOLIC.highest(HAND_TWO_DECKS & SUIT_MASKS[2]), pairs, 104) == \
+        BITS.highest(hand & SUIT_MASKS[2])
+    # a known one-deck mask's complement keeps the second deck's cards, as ~ on the engine's ints does
+    two_of_clubs = SymbolicCardSet.constant(1)
+    assert value_of_width(HAND_TWO_DECKS & ~two_of_clubs, pairs, 104) == hand & ~1
+    assert value_of_width(HAND_TWO_DECKS - 1, pairs, 104) == hand & ~1
+
+
+def test_a_symbolic_card_of_the_second_deck_has_its_suit():
+    for index in (52 + 13 + 5, 52 + 39, 3, 100):
+        card = SymbolicCard(SymbolicCardSet.variables(f"c{index}", ALL_CARDS))
+        paths = explore(lambda: card // 13 & 3, assume=[as_z3(card.cards.same_as(1 << index))])
+        solver = z3.Solver()
+        feasible = set()
+        for path in paths:
+            solver.push()
+            solver.add(as_z3(path.condition), as_z3(card.cards.same_as(1 << index)))
+            if solver.check() == z3.sat:
+                feasible.add(path.result)
+            solver.pop()
+        assert feasible == {index // 13 & 3}
