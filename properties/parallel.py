@@ -59,22 +59,30 @@ def run_units(function: Callable[[Unit], Any], units: Sequence[Unit], *, jobs: i
                 done(unit, results[-1])
         return results
     found: dict[int, Any] = {}
+    failed: dict[int, UnitError] = {}
     running: dict[Connection, tuple[int, int]] = {}     # reader -> (the unit's index, the pid of its process)
     reported = 0
     waiting = list(range(len(units)))
     try:
         while waiting or running:
-            while waiting and len(running) < jobs:
+            while waiting and len(running) < jobs and not failed:
                 index = waiting.pop(0)
                 reader, pid = _start(function, units[index])
                 running[reader] = (index, pid)
             for reader in wait(list(running)):
                 index, pid = running.pop(reader)
-                found[index] = _result(reader, pid)
+                try:
+                    found[index] = _result(reader, pid)
+                except UnitError as error:
+                    failed[index] = error
             while reported in found:
                 if done:
                     done(units[reported], found[reported])
                 reported += 1
+            # A failure is the first unit's, in the units' order, whichever process ends first: the units
+            # before it still running are waited for (one of them may fail too), those after it stopped.
+            if failed and not any(index < min(failed) for index, _ in running.values()):
+                raise failed[min(failed)]
     finally:
         for reader, (_, pid) in running.items():    # a unit failed, or the run was interrupted: stop the others
             reader.close()

@@ -39,9 +39,18 @@ def test_one_job_runs_the_units_here():
     assert default_jobs() >= 1
 
 
+def _fails_late_first(value: int) -> int:
+    """Unit 1 fails last: the failure reported must not depend on which process ends first."""
+    if value == 1:
+        sum(range(3_000_000))
+    raise ValueError(f"unit {value} is broken")
+
+
 def test_a_failing_unit_raises_with_its_traceback_and_stops_the_others():
     with pytest.raises(UnitError, match="unit 1 is broken"):
         run_units(_fails, [1, 2, 3], jobs=2)
+    with pytest.raises(UnitError, match="unit 1 is broken"):    # the first in the units' order, not the first to end
+        run_units(_fails_late_first, [1, 2, 3], jobs=2)
     waiting = in_background(_fails, 4)
     with pytest.raises(UnitError, match="unit 4 is broken"):
         waiting()
