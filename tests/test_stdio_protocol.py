@@ -16,13 +16,18 @@ from referencing import Registry, Resource
 
 from hearts_ref import CARDS, PARAMETERS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.protocol import (
-    PROTOCOL_1_PARAMETERS, WireError, cards_from_wire, cards_to_wire, encode, observation_from_wire,
+    PROTOCOL_1_PARAMETERS, WireError, step_from_line, cards_from_wire, cards_to_wire, encode, observation_from_wire,
 )
+from hearts_ref.engines.replies import read_reply
 from hearts_ref.serve import FLUSH_EVERY, Server, serve
 from tests.engines.python_engines import ExplodesOnThirdPlay, FourPlayersOnly
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "spec" / "protocol"
+
+
+class PlainReference(ReferenceEngine):
+    """The reference as any other Python engine: served on the server's ordinary path, not its fast one."""
 
 
 def ask(server: Server, message: dict | bytes) -> dict:
@@ -89,6 +94,8 @@ def test_pass_count_rejection_names_its_rule():
     (b'{"seq": 3, "cmd": "play"}', "missing 'card'"),
     (b'{"seq": 3, "cmd": "play", "card": "1X"}', "not a card: '1X'"),
     (b'{"seq": 3, "cmd": "play", "card": 12}', "not a card"),
+    (b'{"seq": 3, "cmd": "play", "card": "JC#3"}', "play: 'card': not a card: 'JC#3' (the copy after # is 1 or 2"),
+    (b'{"seq": 3, "cmd": "pass", "seat": 0, "cards": ["2C", "JC#3", "3C"]}', "pass: 'cards': not a card: 'JC#3'"),
     (b'{"seq": 3, "cmd": "pass", "seat": "0", "cards": []}', "'seat' must be an integer"),
     (b'{"seq": 3, "cmd": "pass", "seat": 0, "cards": "2C 3C 4C"}', "'cards' must be a list"),
     (b'{"seq": 3, "cmd": "pass", "seat": 0, "cards": ["2C", "2C", "3C"]}', "appears twice"),
@@ -204,6 +211,33 @@ def test_cards_round_trip_and_duplicates_or_bad_texts_are_refused():
                          ([["2C"]], "not a card")):
         with pytest.raises(WireError, match=message):
             cards_from_wire(bad, field="x")
+
+
+def test_a_second_deck_card_reads_as_its_own_card_and_a_third_copy_is_an_error_naming_the_field():
+    assert cards_to_wire(CardSet.parse("JC#2 2C JC")) == ["2C", "JC", "JC#2"]
+    assert cards_from_wire(["JC#2", "JC"], field="x") == CardSet.parse("JC JC#2")
+    assert cards_from_wire(["jc#1", "qs#2"], field="x") == CardSet.parse("JC QS#2")   # lenient on input
+    with pytest.raises(WireError, match="'x': card JC#2 appears twice"):
+        cards_from_wire(["JC#2", "JC#2"], field="x")
+    line = (b'{"seq":4,"ok":true,"observation":{"phase":"play","to_move":1,"trick":["JC#2"],"hearts_broken":false,'
+            b'"points_taken":[0,0,0,0,0],"round_scores":null,"totals":[0,0,0,0,0],"game_over":false,"winners":[]},'
+            b'"legal":["QC","QC#2"]}')
+    seq, observation, legal = step_from_line(line)      # the fast reader reads copies as the strict one does
+    assert observation.trick == ("JC#2",) and legal == CardSet.parse("QC QC#2")
+    assert read_reply(line, 4, "'play' (seq 4)", steps=True) == (observation, legal)
+    for bad, field in ((line.replace(b'"QC#2"', b'"QC#3"'), "'legal'"), (line.replace(b'"JC#2"', b'"JC#3"'),
+                                                                         "'observation.trick'")):
+        assert step_from_line(bad) is None
+        with pytest.raises(WireError, match=f"{field}: not a card: .*the copy after # is 1 or 2"):
+            read_reply(bad, 4, "'play' (seq 4)", steps=True)
+
+
+def test_a_second_deck_card_in_a_one_deck_game_is_not_held_on_both_paths_of_serve():
+    for path in ("fast", "ordinary"):
+        server = started() if path == "fast" else started(PlainReference())
+        reply = json.loads(server.reply_line(b'{"seq":3,"cmd":"play","card":"2C#2"}'))
+        assert reply["error"]["rule"] == "TRICK-ORDER" and "does not hold 2♣#2" in reply["error"]["message"]
+        assert json.loads(server.reply_line(b'{"seq":4,"cmd":"play","card":"2C"}'))["ok"] is True
 
 
 def test_observation_types_are_checked_strictly_not_coerced():
