@@ -19,8 +19,11 @@ from hearts_ref.variants import Rules
 
 __all__ = ["deal", "complete_deal"]
 
-_DECK_INDICES = {(n, even_out): tuple(bits_of(Rules(players=n, pass_cycle="left-right-none", even_out=even_out).deck_mask))
-                 for n in (3, 4, 5, 6) for even_out in ("remove", "uneven") if n < 5 or even_out == "remove"}
+# The cards in play by (players, even_out, decks): 52 or fewer with one deck, all 104 with two (DECK-CARDS).
+_DECK_INDICES = {(n, even_out, decks): tuple(bits_of(Rules(players=n, pass_cycle="left-right-none", even_out=even_out,
+                                                           decks=decks).deck_mask))
+                 for n in (3, 4, 5, 6) for even_out in ("remove", "uneven") for decks in (1, 2)
+                 if (decks == 2) == (n >= 5 and even_out == "uneven")}
 
 
 def deal(rules: Rules, *, seed: int | str | None = None, rng: random.Random | None = None,
@@ -35,7 +38,7 @@ def deal(rules: Rules, *, seed: int | str | None = None, rng: random.Random | No
     """
     if rng is None:
         rng = random.Random(seed)
-    cards = list(_DECK_INDICES[rules.players, rules.even_out])
+    cards = list(_DECK_INDICES[rules.players, rules.even_out, rules.decks])
     rng.shuffle(cards)
     n = rules.players
     hands = []

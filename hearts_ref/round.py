@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS, Card
-from hearts_ref.cardset import BITS, SUIT_MASKS, CardSet
+from hearts_ref.cardset import BITS, SUIT_MASKS, CardSet, both_copies
 from hearts_ref.errors import HeartsError, IllegalPassError, IllegalPlayError, InvalidCardError
 from hearts_ref.legality import Context, breaks_hearts, legal_plays, opening_leader, rejecting_rule
 from hearts_ref.scoring import RoundScore, card_points, round_scores
@@ -298,7 +298,7 @@ class RoundState(NamedTuple):
             return _new(RoundState, (rules, self.dealt, self.direction, self.passes, hands, self.taken, trick,
                                      self.leader, self.tricks, False, seat, ctx, legal_plays(hands[seat], ctx, rules, ops)))
         cards = [1 << c for c in trick]
-        winner = trick_winner(cards, ctx.led_suit, self.leader, n, ops, seats)
+        winner = trick_winner(cards, ctx.led_suit, self.leader, n, ops, seats, rules.decks)
         won = cards[0]
         for one in cards[1:]:
             won = won | one
@@ -389,25 +389,45 @@ def first_trick_seats(dealt: Sequence[Any], leader: int, rules: Rules, ops: Any 
 
 
 def trick_winner(plays: Sequence[Any], led_suit: int, leader: Any, players: int, ops: Any = BITS,
-                 seats: Sequence[int] | None = None) -> Any:
+                 seats: Sequence[int] | None = None, decks: int = 1) -> Any:
     """TRICK-WINNER: return the seat that played the highest card of the suit led.
 
     ``plays`` are the trick's cards as one-card sets, in play order from ``leader``, or played by
     ``seats`` when given (the first trick with uneven hands, where a seat plays two cards); the
     suit led is part of the concrete context, as in :mod:`hearts_ref.legality`. A card of
-    another suit never wins, and either of a seat's two cards may win it. Runs on both card-set algebras.
+    another suit never wins, and either of a seat's two cards may win it. With two ``decks`` the
+    highest *face* wins, and of two identical cards the one played first (seed 003: Kalle's J♣
+    before Pelle's). Runs on both card-set algebras.
 
     >>> from hearts_ref.cardset import CardSet
     >>> trick_winner([CardSet.parse(c).mask for c in ("2C", "KC", "AD", "5C")], 0, 3, 4)
     0
+    >>> trick_winner([CardSet.parse(c).mask for c in ("5C", "JC", "9C", "JC#2", "3H")], 0, 0, 5, decks=2)
+    1
     """
     played: Any = 0
     for cards in plays:
         played = played | cards
-    best = ops.highest(played & SUIT_MASKS[led_suit])
     when, is_empty = ops.when, ops.is_empty
+    if decks == 1:
+        best = ops.highest(played & SUIT_MASKS[led_suit])
+        winner = leader
+        for position in range(1, len(plays)):
+            seat = (leader + position) % players if seats is None else seats[position]
+            winner = when(is_empty(plays[position] & best), winner, seat)
+        return winner
+    # Two decks: ``best`` holds both copies of the highest face of the suit led; the first card of it wins.
+    in_suit = played & SUIT_MASKS[led_suit]
+    faces = _FACES[led_suit]
+    best = faces[0]
+    for face in faces[1:]:
+        best = ops.choose(is_empty(in_suit & face), best, face)
     winner = leader
-    for position in range(1, len(plays)):
+    for position in range(len(plays) - 1, 0, -1):   # from the last card back: an earlier copy overrides
         seat = (leader + position) % players if seats is None else seats[position]
         winner = when(is_empty(plays[position] & best), winner, seat)
-    return winner
+    return when(is_empty(plays[0] & best), winner, leader)
+
+
+# TRICK-WINNER with two decks: a face of each suit as the set of its two copies, from the two up.
+_FACES = tuple(tuple(both_copies(1 << (suit * 13 + rank)) for rank in range(13)) for suit in range(4))

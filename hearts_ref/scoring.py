@@ -36,8 +36,18 @@ class RoundScore(NamedTuple):
 def card_points(cards: Any, rules: Rules, ops: Any = BITS) -> Any:
     """Return the raw points of ``cards``: SCORE-POINTS, 1 per heart and 13 for the Q♠; SCORE-JACK, -10 for the J♦.
 
-    Runs on both card-set algebras (a z3 integer term on :data:`hearts_ref.symbolic.SYMBOLIC`).
+    With two decks each copy counts: 13 for each Q♠, -10 for each J♦. Runs on both card-set algebras
+    (a z3 integer term on :data:`hearts_ref.symbolic.SYMBOLIC`).
+
+    >>> from hearts_ref.cardset import CardSet
+    >>> card_points(CardSet.parse("QS QS#2 2H 2H#2").mask, Rules.preset("seed003", players=5))
+    28
     """
+    if rules.decks == 2:
+        points = ops.count(cards & HEARTS) + ops.count(cards & QUEEN) * QUEEN_POINTS
+        if rules.jd_bonus:
+            points = points + ops.count(cards & JACK_OF_DIAMONDS_BIT) * JACK_POINTS
+        return points
     points = ops.count(cards & HEARTS) + ops.when(ops.is_empty(cards & QUEEN), 0, QUEEN_POINTS)
     if rules.jd_bonus:
         points = points + ops.when(ops.is_empty(cards & JACK_OF_DIAMONDS_BIT), 0, JACK_POINTS)
@@ -45,7 +55,8 @@ def card_points(cards: Any, rules: Rules, ops: Any = BITS) -> Any:
 
 
 def takes_the_moon(cards: Any, rules: Rules, ops: Any = BITS) -> Any:
-    """SCORE-MOON: return whether ``cards`` hold every point card (never when ``moon`` is off)."""
+    """SCORE-MOON: return whether ``cards`` hold every point card in play (both decks' with two; never when ``moon``
+    is off)."""
     if rules.moon == "off":
         return False
     return ops.is_empty(POINT_CARDS & rules.deck_mask & ~cards)   # the point cards in play
@@ -60,8 +71,10 @@ def score_terms(taken: Sequence[Any], rules: Rules, ops: Any = BITS) -> tuple[tu
     """Return the raw points and the round scores of each seat, for the cards ``taken`` by each.
 
     Rules: SCORE-POINTS, SCORE-JACK, SCORE-MOON, SCORE-NO-TRICKS. Runs on both card-set
-    algebras, so the proofs sum the very scores the engine adds to the totals.
+    algebras, so the proofs sum the very scores the engine adds to the totals. The moon is worth
+    the points of the point cards in play: 26 per deck.
     """
+    moon_points = MOON_POINTS * rules.decks
     points = tuple(card_points(cards, rules, ops) for cards in taken)
     moon = tuple(takes_the_moon(cards, rules, ops) for cards in taken)
     someone: Any = False
@@ -70,10 +83,10 @@ def score_terms(taken: Sequence[Any], rules: Rules, ops: Any = BITS) -> tuple[tu
     scores = []
     for seat, cards in enumerate(taken):
         raw = points[seat]
-        if rules.moon == "add":    # the shooter's hearts and Q♠ count 0, every other player gets 26
-            after_moon = ops.when(moon[seat], raw - MOON_POINTS, raw + MOON_POINTS)
-        else:                      # "subtract": 26 off the shooter's total
-            after_moon = ops.when(moon[seat], raw - 2 * MOON_POINTS, raw)
+        if rules.moon == "add":    # the shooter's hearts and Q♠ count 0, every other player gets 26 (52: two decks)
+            after_moon = ops.when(moon[seat], raw - moon_points, raw + moon_points)
+        else:                      # "subtract": 26 off the shooter's total (52: two decks)
+            after_moon = ops.when(moon[seat], raw - 2 * moon_points, raw)
         plain = raw
         if rules.avoid_all_tricks_bonus:   # SCORE-NO-TRICKS: took no trick at all
             plain = raw + ops.when(ops.is_empty(cards), NO_TRICKS_BONUS, 0)

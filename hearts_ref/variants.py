@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from hearts_ref.cards import CARDS, Card, Rank, Suit
+from hearts_ref.cardset import ALL_CARDS, ONE_DECK
 from hearts_ref.errors import RulesError
 
 __all__ = ["Parameter", "PARAMETERS", "PRESETS", "EXPECTED_UNSOUND", "Rules", "DEFAULT_PRESET",
@@ -60,14 +61,20 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("players", (3, 4, 5, 6), 4, ("PLAYERS-COUNT", "DECK-REMOVED", "DEAL-HANDS", "LEAD-OPEN",
                                          "PASS-CYCLE", "SCORE-MOON"),
               "000, 001, 004: four; 002: 3 or 5 with cards removed; 003: 3 to 6 (3 with uneven hands: even_out; "
-              "5 and 6 need two decks, not played yet); 6 with cards removed: hearts-ref",
+              "5 and 6 with two decks: decks); 6 with cards removed: hearts-ref",
               "Number of players; with 3, 5 or 6 the cards in DECK-REMOVED leave the deck (even_out)."),
     Parameter("even_out", ("remove", "uneven"), "remove",
               ("DECK-REMOVED", "DEAL-HANDS", "TRICK-ORDER", "FIRST-TWO-CARDS"),
-              "002: remove cards (3 and 5 players); 003: deal all 52, the players with an extra card play two "
-              "cards of the same suit to the first trick (3 players; 5 and 6 need two decks, not played yet)",
+              "002: remove cards (3 and 5 players); 003: deal every card (52, or 104 with two decks), the players "
+              "with an extra card play two cards of the same suit to the first trick (3 players; 5 and 6 players "
+              "with two decks: decks)",
               "How hands are evened out when the deck does not divide: cards removed, or uneven hands "
               "evened out on the first trick."),
+    Parameter("decks", (1, 2), 1,
+              ("DECK-CARDS", "DEAL-HANDS", "TRICK-ORDER", "TRICK-WINNER", "LEAD-OPEN", "SCORE-POINTS", "SCORE-MOON"),
+              "003: two decks for five players or more (104 cards, every card twice; of two identical cards in a "
+              "trick the first played ranks higher); with even_out='uneven' and 5 or 6 players",
+              "How many 52-card decks are shuffled together: two with seed 003's five or six players."),
     Parameter("pass_cards", bool, True, ("PASS-CYCLE",), "all sources pass (three cards, every source speaking "
               "of four players; three with 3, 5 or 6 players is hearts-ref's choice); OpenSpiel `pass_cards`",
               "Whether three cards are passed before each round (except the no-pass rounds)."),
@@ -143,6 +150,7 @@ class Rules:
 
     players: int = 4
     even_out: str = "remove"
+    decks: int = 1
     pass_cards: bool = True
     pass_cycle: str = "left-right-across-none"
     first_trick_points: str = "exception"
@@ -169,14 +177,18 @@ class Rules:
         if self.pass_cards and "across" in self.pass_cycle and self.players % 2:
             raise RulesError(f"pass_cycle: 'left-right-across-none' needs an even number of players "
                              f"(players={self.players}); choose 'left-right-none'", field="pass_cycle")
-        if self.even_out == "uneven" and self.players >= 5:
+        two_decks = self.even_out == "uneven" and self.players >= 5   # DECK-CARDS: seed 003's two decks
+        if self.decks == 2 and not two_decks:
+            raise RulesError(f"decks: 2 (seed 003's two decks) is played with 5 or 6 players and even_out='uneven', "
+                             f"not with players={self.players}, even_out={self.even_out!r}; choose decks=1, or "
+                             f"players=5 or 6 with even_out='uneven' (preset seed003)", field="decks")
+        if two_decks and self.decks != 2:
             cards = 52 // self.players
-            raise RulesError(f"players: {self.players} players with even_out='uneven' (preset seed003) is seed 003's "
-                             f"game with two decks (104 cards), which hearts-ref does not play yet; one deck would "
-                             f"give hands of {cards + 1} and {cards}, which no source describes. Choose "
-                             f"even_out='remove' to play seed 002's way (cards removed, "
-                             f"{(52 - len(REMOVED_CARDS[self.players])) // self.players} each) with the other "
-                             f"rules unchanged, or 3 or 4 players", field="players")
+            raise RulesError(f"decks: {self.players} players with even_out='uneven' (preset seed003) is seed 003's "
+                             f"game with two decks (104 cards): set decks=2 (preset seed003 does by itself); one "
+                             f"deck would give hands of {cards + 1} and {cards}, which no source describes. Or "
+                             f"choose even_out='remove' to play seed 002's way (cards removed, "
+                             f"{(52 - len(REMOVED_CARDS[self.players])) // self.players} each)", field="decks")
         if self.hearts_restriction == "discard" and self.hearts_broken_by == "discard":
             raise RulesError("hearts_restriction: 'discard' with hearts_broken_by='discard' means hearts "
                              "can never break; choose hearts_broken_by 'lead' or 'any-heart'",
@@ -190,7 +202,11 @@ class Rules:
         for key in overrides:
             if key not in _BY_NAME:
                 raise RulesError(f"unknown variant parameter {key!r}; known: {', '.join(_BY_NAME)}", field=key)
-        return cls(**(PRESETS[name] | overrides))
+        values = PRESETS[name] | overrides
+        # DECK-CARDS: seed 003's uneven hands for five or six players come with two decks, unless decks is given.
+        if "decks" not in values and values.get("even_out") == "uneven" and values.get("players", 4) in (5, 6):
+            values["decks"] = 2
+        return cls(**values)
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> Rules:
@@ -221,8 +237,14 @@ class Rules:
 
     @cached_property
     def deck_mask(self) -> int:
-        """DECK-CARDS, DECK-REMOVED: the cards in play, as a mask."""
-        mask = (1 << 52) - 1
+        """DECK-CARDS, DECK-REMOVED: the cards in play, as a mask (104 bits with two decks).
+
+        >>> Rules.preset("seed003", players=5).deck_mask == ALL_CARDS
+        True
+        """
+        if self.decks == 2:
+            return ALL_CARDS
+        mask = ONE_DECK
         for card in self.removed_cards:
             mask &= ~(1 << card.index)
         return mask
@@ -252,7 +274,7 @@ class Rules:
 
     @cached_property
     def lowest_club(self) -> Card:
-        """LEAD-OPEN: the lowest club in play, which opens the first trick."""
+        """LEAD-OPEN: the lowest club in play, which opens the first trick (the first deck's 2♣ with two decks)."""
         for rank in Rank:
             card = CARDS[Suit.CLUBS * 13 + rank]
             if self.deck_mask >> card.index & 1:
@@ -261,8 +283,12 @@ class Rules:
 
     @cached_property
     def points_per_round(self) -> int:
-        """SCORE-POINTS, SCORE-JACK: the sum of the raw points of one round (26, or 16 with the J♦)."""
-        return 26 - (10 if self.jd_bonus else 0)
+        """SCORE-POINTS, SCORE-JACK: the sum of the raw points of one round (26, or 16 with the J♦; per deck).
+
+        >>> Rules.preset("seed003", players=6).points_per_round
+        52
+        """
+        return (26 - (10 if self.jd_bonus else 0)) * self.decks
 
     def pass_direction(self, round_number: int) -> str:
         """PASS-CYCLE: the pass direction of round ``round_number`` (1-based)."""

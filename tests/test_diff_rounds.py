@@ -48,7 +48,7 @@ def test_score_moon_a_moon_round_gives_every_trick_to_its_shooter(players, prese
     values = Rules.preset(preset).to_dict() | {"players": players}
     if players % 2:
         values["pass_cycle"] = "left-right-none"
-    if players >= 5:   # seed 003's uneven hands need two decks there, which hearts-ref refuses: cards removed
+    if players >= 5:   # seed 003's two decks there are not built by moon_round: cards removed
         values["even_out"] = "remove"
     rules = Rules(**values)
     for shooter in range(players):

@@ -1,5 +1,5 @@
 """Seed 003's uneven deal for three players (even_out="uneven"): DEAL-HANDS, TRICK-ORDER, FIRST-TWO-CARDS,
-TRICK-WINNER with two cards from one seat, and the refusal of 5 or 6 players (seed 003 then needs two decks)."""
+TRICK-WINNER with two cards from one seat; 5 or 6 players take two decks (tests/test_round_decks.py)."""
 
 import subprocess
 import sys
@@ -120,20 +120,15 @@ def test_four_players_uneven_is_the_default_game():
 
 
 @pytest.mark.parametrize("players", [5, 6])
-def test_invalid_even_out_uneven_with_five_or_six_players_needs_two_decks(players):
-    with pytest.raises(RulesError, match="two decks") as caught:
-        Rules.preset("seed003", players=players)
-    assert caught.value.field == "players" and "even_out='remove'" in str(caught.value)
-    with pytest.raises(RulesError, match="no source describes"):
+def test_even_out_uneven_with_five_or_six_players_is_the_two_deck_game(players):
+    assert Rules.preset("seed003", players=players).decks == 2     # tests/test_round_decks.py plays it
+    with pytest.raises(RulesError, match="no source describes") as caught:
         Rules(players=players, pass_cycle="left-right-none", even_out="uneven")
+    assert caught.value.field == "decks" and "even_out='remove'" in str(caught.value)
     assert Rules.preset("seed003", players=players, even_out="remove").hand_size == (10 if players == 5 else 8)
 
 
-def test_invalid_seed003_five_players_on_the_command_line_exits_2_naming_the_two_deck_game():
-    result = subprocess.run([sys.executable, "-m", "hearts_ref", "play", "--preset", "seed003", "--set", "players=5"],
-                            capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "two decks" in result.stderr and "even_out='remove'" in result.stderr
+def test_seed003_three_players_on_the_command_line_plays_seventeen_tricks():
     three = subprocess.run([sys.executable, "-m", "hearts_ref", "play", "--preset", "seed003", "--set", "players=3",
                             "--seed", "4"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert three.returncode == 0, three.stderr

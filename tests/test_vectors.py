@@ -254,7 +254,7 @@ def test_vectors_run_cli_reports_and_exits_by_outcome():
     assert "failed          break-queen.queen-does-not-break: round 1, step 6" in bad.stdout
     assert "BREAK-QUEEN" in bad.stdout
     data = json.loads(run_cli("vectors", "run", "--json", "--case", "score-moon").stdout)
-    assert data["summary"]["passed"] == 3 and data["unaccounted"] == []
+    assert data["summary"]["passed"] == 4 and data["unaccounted"] == []
     nosuch = run_cli("vectors", "run", "--engine", "nosuch:Engine")
     assert nosuch.returncode == 2 and "nosuch" in nosuch.stderr and "Traceback" not in nosuch.stderr
 

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES, suit_of
+from hearts_ref.cards import COPY_OFFSET, QUEEN_OF_SPADES, suit_of
 from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of
 from hearts_ref.engine import EngineRejection, Observation
 from hearts_ref.errors import IllegalPassError
@@ -211,7 +211,7 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
     if (before.leader + position) % n == actual.to_move:
         return ["DECK-CARDS", "TRICK-WINNER"]
-    winner = trick_winner([1 << c for c in cards], led, before.leader, n)
+    winner = trick_winner([1 << c for c in cards], led, before.leader, n, decks=rules.decks)
     points = card_points(_mask(cards), rules)
     previous = facts.previous
     if points and previous is not None and _shaped(previous, n) and \
@@ -233,11 +233,11 @@ def _trick_rules(facts: StepFacts, diff: Difference, actual: Observation) -> lis
 
 def _hearts_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
     """BREAK-QUEEN when the Q♠ just played would explain the engine's hearts broken, else BREAK-DISCARD."""
-    if facts.action == "play" and facts.card == _QUEEN:
+    if facts.action == "play" and facts.card % COPY_OFFSET == _QUEEN:   # either deck's Q♠
         previous = facts.previous.hearts_broken if facts.previous is not None else facts.before.hearts_broken
         rules = facts.game.rules
         other = dataclasses.replace(rules, qs_breaks_hearts=not rules.qs_breaks_hearts)
-        if (previous or breaks_hearts(1 << _QUEEN, facts.before.context, other)) == diff.actual:
+        if (previous or breaks_hearts(1 << facts.card, facts.before.context, other)) == diff.actual:
             return ["BREAK-QUEEN"]
     return ["BREAK-DISCARD"]
 

@@ -82,7 +82,7 @@ def engine_relative(facts: StepFacts, reference: Observation, actual: Observatio
     points = previous.points_taken
     if completes:
         cards = before.trick + (card,)
-        winner = trick_winner([1 << c for c in cards], suit_of(cards[0]), before.leader, n)
+        winner = trick_winner([1 << c for c in cards], suit_of(cards[0]), before.leader, n, decks=rules.decks)
         gained = card_points(sum(1 << c for c in cards), rules)
         points = points[:winner] + (points[winner] + gained,) + points[winner + 1:]
     if facts.after is not None:   # the round goes on

@@ -14,6 +14,7 @@ from hearts_ref.deals import deal
 from hearts_ref.round import start_round
 
 from hearts_ref.vectors.builder import CaseBuilder
+from hearts_ref.vectors.cases_decks import kalle_and_pelle
 from hearts_ref.vectors.cases_score import moon_deal
 from hearts_ref.vectors.lines import CatalogueError, deal_before_passes, first_line, script_deal
 from hearts_ref.vectors.model import Case
@@ -96,6 +97,7 @@ def example_cases() -> list[Case]:
     for seat, cards in enumerate(passes):
         b.pass_cards(seat, cards)
     cases.append(b.play_out(points=(0, 0, 0, 26)).check(totals=(29, 43, 32, 0), moon=3).build())
+    cases.append(kalle_and_pelle())   # seed 003, two decks: of two identical cards the first played wins
     return cases
 
 

@@ -11,7 +11,7 @@ Layout (paths under the output folder):
 and the perft deals, one file each, in ``spec/perft/<name>.json``.
 
 >>> print(dumps_vectors("Demo", []), end="")
-{"format": "hearts-ref-vectors", "version": 1, "suite": "1.2.0", "title": "Demo", "cases": []}
+{"format": "hearts-ref-vectors", "version": 1, "suite": "1.3.0", "title": "Demo", "cases": []}
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from hearts_ref.spec import load_rules, spec_dir
 from hearts_ref.vectors.cases_edge import edge_cases, game_cases
 from hearts_ref.vectors.cases_examples import example_cases
 from hearts_ref.vectors.cases_play import CHAPTERS
+from hearts_ref.vectors.cases_decks import decks_cases
 from hearts_ref.vectors.cases_uneven import uneven_cases
 from hearts_ref.vectors.cases_protocol import protocol_cases
 from hearts_ref.vectors.cases_score import end_cases, scoring_cases
@@ -63,7 +64,7 @@ def _rule_files() -> dict[str, tuple[str, list[Case]]]:
     chapters = {rule.id: rule.chapter for rule in load_rules().values()}
     titles = {rule.chapter: rule.chapter.split("-", 1)[1] for rule in load_rules().values()}
     targeted: list[Case] = []
-    for make in [*CHAPTERS, uneven_cases, scoring_cases, end_cases, protocol_cases]:
+    for make in [*CHAPTERS, uneven_cases, decks_cases, scoring_cases, end_cases, protocol_cases]:
         targeted += make()
     files: dict[str, tuple[str, list[Case]]] = {}
     for case in targeted:

@@ -88,7 +88,7 @@ def script_deal(rules: Rules, opener: int, tricks: Sequence[str], *, voids: Mapp
             partial[seat] |= 1 << card.index
             if card.suit != cards[0].suit:
                 void_letters[seat].add(cards[0].suit.letter)
-        leader = trick_winner([1 << c.index for c in cards], suit_of(cards[0].index), leader, n)
+        leader = trick_winner([1 << c.index for c in cards], suit_of(cards[0].index), leader, n, decks=rules.decks)
     for seat, text in (extra or {}).items():
         partial[seat] |= CardSet.parse(text).mask
     return fill_deal(rules, {s: CardSet.from_mask(m) for s, m in partial.items()},

@@ -2,7 +2,7 @@
 
 Each deal names the rules it stresses: void suits on the first trick, hands of only hearts,
 the Q♠ and the first trick, hands of only point cards, the opening lead, 3 and 5 players, 3 players with uneven hands,
-OpenSpiel's rules. ``DEPTHS`` says how deep the committed counts go.
+5 players with two decks, OpenSpiel's rules. ``DEPTHS`` says how deep the committed counts go.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ __all__ = ["perft_deals", "counted", "DEPTHS"]
 # How deep the committed counts go: as deep as the reference counts in well under a second.
 DEPTHS = {"shuffled": 10, "void-in-clubs": 8, "all-hearts": 8, "points-only": 8, "queen-timing": 9, "any-club": 10,
           "openspiel": 10, "three-players": 8, "five-players": 11,
-          "three-players-uneven": 8}
+          "three-players-uneven": 8, "five-players-two-decks": 10}
 
 
 def _deal(name: str, description: str, rule_ids: list[str], rules: Rules, hands, preset: str = "seed000") -> PerftDeal:
@@ -31,6 +31,7 @@ def perft_deals() -> list[PerftDeal]:
     three = Rules.preset("seed002", players=3, pass_cycle="left-right-none")
     five = Rules.preset("seed002", players=5, pass_cycle="left-right-none")
     uneven = Rules(players=3, pass_cycle="left-right-none", even_out="uneven")
+    two_decks = Rules(players=5, pass_cycle="left-right-none", even_out="uneven", decks=2)
     return [
         _deal("shuffled", "An ordinary shuffled deal under the default rules.",
               ["LEAD-OPEN", "FOLLOW-SUIT", "TRICK-WINNER", "LEAD-WINNER"], rules, deal(rules, seed="perft:shuffled")),
@@ -59,6 +60,10 @@ def perft_deals() -> list[PerftDeal]:
         _deal("three-players-uneven", "Three players with seed 003's uneven deal: 18, 17 and 17 cards, the 2♣ "
               "opens, and seat 1 plays two cards to the first trick.", ["DEAL-HANDS", "TRICK-ORDER",
               "FIRST-TWO-CARDS"], uneven, deal(uneven, seed="perft:three-uneven")),
+        _deal("five-players-two-decks", "Five players with seed 003's two decks: 104 cards, every card twice, 21 "
+              "to seats 1 to 4 and 20 to the dealer; the first deck's 2♣ opens, the first trick holds 9 cards, and "
+              "of two identical clubs the first played wins.", ["DECK-CARDS", "DEAL-HANDS", "TRICK-ORDER",
+              "TRICK-WINNER", "LEAD-OPEN"], two_decks, deal(two_decks, seed="perft:five-two-decks")),
     ]
 
 
