@@ -262,12 +262,11 @@ def schemas() -> tuple[Registry, dict[str, dict]]:
     return registry, loaded
 
 
-def recorded_session() -> list[tuple[dict, dict]]:
+def recorded_session(rules: Rules = Rules(end_threshold=40), protocol: int = 1) -> list[tuple[dict, dict]]:
     """(command, reply) pairs of a whole game with refusals of every kind, from hearts-ref's server."""
     rng = random.Random(3)
     server = Server(ReferenceEngine())
-    rules = Rules(end_threshold=40)
-    commands = [{"cmd": "hello", "protocol": 1}, {"cmd": "new_game", "rules": rules.to_dict()}]
+    commands = [{"cmd": "hello", "protocol": protocol}, {"cmd": "new_game", "rules": rules.to_dict()}]
     pairs = []
 
     def send(command: dict) -> dict:
@@ -288,7 +287,7 @@ def recorded_session() -> list[tuple[dict, dict]]:
             reply = send({"cmd": "pass", "seat": seat, "cards": cards_to_wire(CardSet(rng.sample(list(hands[seat]), 3)))})
         send({"cmd": "play", "card": "AH" if "AH" not in reply["legal"] else "2C"})     # refused: illegal
         to_move = reply["observation"]["to_move"]
-        send({"cmd": "play", "card": reply["legal"][0], "seat": (to_move + 1) % 4})      # refused: out of turn
+        send({"cmd": "play", "card": reply["legal"][0], "seat": (to_move + 1) % rules.players})   # out of turn
         while reply["observation"]["phase"] == "play":
             seat = reply["observation"]["to_move"] if len(pairs) % 2 else None        # the seat named, or not
             reply = send({"cmd": "play", "card": rng.choice(reply["legal"])} | ({"seat": seat} if seat is not None else {}))
@@ -299,14 +298,19 @@ def recorded_session() -> list[tuple[dict, dict]]:
     return pairs
 
 
-def test_every_message_of_a_whole_session_matches_its_schema():
+@pytest.mark.parametrize("rules, protocol", [(Rules(end_threshold=40), 1),
+                                             (Rules.preset("seed003", players=5, end_threshold=40), 2)])
+def test_every_message_of_a_whole_session_matches_its_schema(rules, protocol):
     registry, loaded = schemas()
     for schema in loaded.values():
         jsonschema.Draft202012Validator.check_schema(schema)
     validators = {name: jsonschema.Draft202012Validator(schema, registry=registry) for name, schema in loaded.items()}
     reply_schema = {"hello": "hello", "legal": "legal", "observe": "observe", "quit": "quit"}
     kinds = set()
-    for command, reply in recorded_session():
+    session = recorded_session(rules, protocol)
+    assert session[0][1]["protocol"] == protocol
+    assert (protocol == 2) == any("#2" in json.dumps(reply) for _, reply in session)   # copies with two decks only
+    for command, reply in session:
         valid = validators[f"command.{command['cmd']}.schema.json"].is_valid(command)
         assert valid == (reply["ok"] or reply["error"]["kind"] != "bad-request"), (command, reply)
         name = "error" if not reply["ok"] else reply_schema.get(command["cmd"], "step")
@@ -350,8 +354,8 @@ def test_the_rules_schema_lists_exactly_the_variant_registry():
     names = [p.name for p in PARAMETERS]
     # required: what protocol 1 always sends; the later parameters (sent to it only when not at their default) not
     assert rules["required"] == list(PROTOCOL_1_PARAMETERS) == [name for name in names if name in PROTOCOL_1_PARAMETERS]
-    assert set(names) - set(PROTOCOL_1_PARAMETERS) >= {"even_out"}
-    assert set(names) <= set(rules["properties"])
+    assert set(names) - set(PROTOCOL_1_PARAMETERS) == {"even_out", "decks"}   # sent to protocol 1 only off default
+    assert list(rules["properties"]) == names
     for parameter in PARAMETERS:
         schema = rules["properties"][parameter.name]
         if isinstance(parameter.values, tuple):

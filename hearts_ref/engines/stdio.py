@@ -39,7 +39,7 @@ from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.engines.replies import Step, read_reply  # noqa: F401  (read_reply: kept here too)
 from hearts_ref.errors import HeartsError
 from hearts_ref.protocol import (
-    MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
+    MAX_LINE_BYTES, PROTOCOL_1_PARAMETERS, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
     observation_from_wire, rules_to_wire,
 )
 from hearts_ref.variants import Rules
@@ -214,7 +214,26 @@ class StdioEngine:
             values = rules_to_wire(rules, self.protocol)
         except WireError as error:   # two decks to a protocol-1 engine: never sent (the runner skips such games)
             raise EngineUnsupported(f"engine cannot play these rules: {error}") from None
-        self._step("new_game", {"rules": values})
+        later = [name for name in values if name not in PROTOCOL_1_PARAMETERS] if self.protocol < 2 else []
+        if not later:
+            self._step("new_game", {"rules": values})
+            return
+        # A protocol-1 engine sent a parameter added since (not at its default): one that refuses it, even as a
+        # bad request (its schema knew no such field), cannot play these rules; the game is skipped, not failed.
+        self._drain()
+        self.breaker.check()
+        try:
+            [outcome] = self._running().outcomes([("new_game", {"rules": values})], self.timeout, bad_requests=True)
+            if isinstance(outcome, EngineProtocolError):
+                outcome = EngineUnsupported(f"engine does not support {', '.join(later)} (added after protocol 1, "
+                                            f"which it speaks): it refused the rules as a bad request: "
+                                            f"{outcome.summary}")
+            if isinstance(outcome, Exception):
+                raise outcome
+        except EngineFailure as error:
+            self.breaker.failed(error)
+            raise
+        self.last_step = self._fresh = outcome
 
     def start_round(self, hands: Sequence[CardSet] | None, direction: str) -> tuple[CardSet, ...] | None:
         if hands is None:
