@@ -38,8 +38,9 @@ from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -
 from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.engines.replies import Step, read_reply  # noqa: F401  (read_reply: kept here too)
 from hearts_ref.errors import HeartsError
+from hearts_ref.engines.versions import handshake, later_parameters, new_game_outcome
 from hearts_ref.protocol import (
-    MAX_LINE_BYTES, PROTOCOL_1_PARAMETERS, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
+    MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
     observation_from_wire, rules_to_wire,
 )
 from hearts_ref.variants import Rules
@@ -109,7 +110,7 @@ class StdioEngine:
         self._unread = None
         self.last_step = self._fresh = None
         try:
-            offered, reply = self._hello()
+            offered, reply = handshake(self._running(), self.startup_timeout)
         except EngineFailure:
             self.kill()
             raise
@@ -126,19 +127,6 @@ class StdioEngine:
             raise self._broken(f"bad hello reply: {error}") from None
         self.name, self.version, self.protocol = name, version, protocol
         self._capabilities = dataclasses.replace(capabilities, protocol=protocol)
-
-    def _hello(self) -> tuple[int, dict[str, Any]]:
-        """Offer the highest protocol version spoken here; to an engine that refuses it as unsupported (one
-        written for protocol 1 only), offer the next lower one. Return the version offered last and the reply."""
-        for offered in sorted(PROTOCOL_VERSIONS, reverse=True):
-            [outcome] = self._running().outcomes([("hello", {"protocol": offered})], self.startup_timeout,
-                                                 steps=False, timed=False)
-            if isinstance(outcome, EngineUnsupported) and offered > PROTOCOL_VERSIONS[0]:
-                continue
-            if isinstance(outcome, Exception):
-                raise outcome
-            return offered, outcome
-        raise AssertionError("unreachable: the lowest version's outcome is returned or raised")
 
     def restart(self) -> None:
         """Kill the engine if it runs and start it again: for the next game after a failure.
@@ -214,26 +202,17 @@ class StdioEngine:
             values = rules_to_wire(rules, self.protocol)
         except WireError as error:   # two decks to a protocol-1 engine: never sent (the runner skips such games)
             raise EngineUnsupported(f"engine cannot play these rules: {error}") from None
-        later = [name for name in values if name not in PROTOCOL_1_PARAMETERS] if self.protocol < 2 else []
+        later = later_parameters(values, self.protocol)
         if not later:
             self._step("new_game", {"rules": values})
             return
-        # A protocol-1 engine sent a parameter added since (not at its default): one that refuses it, even as a
-        # bad request (its schema knew no such field), cannot play these rules; the game is skipped, not failed.
-        self._drain()
+        self._drain()   # a protocol-1 engine sent a parameter added since: a refusal skips the game
         self.breaker.check()
         try:
-            [outcome] = self._running().outcomes([("new_game", {"rules": values})], self.timeout, bad_requests=True)
-            if isinstance(outcome, EngineProtocolError):
-                outcome = EngineUnsupported(f"engine does not support {', '.join(later)} (added after protocol 1, "
-                                            f"which it speaks): it refused the rules as a bad request: "
-                                            f"{outcome.summary}")
-            if isinstance(outcome, Exception):
-                raise outcome
+            self.last_step = self._fresh = new_game_outcome(self._running(), values, later, self.timeout)
         except EngineFailure as error:
             self.breaker.failed(error)
             raise
-        self.last_step = self._fresh = outcome
 
     def start_round(self, hands: Sequence[CardSet] | None, direction: str) -> tuple[CardSet, ...] | None:
         if hands is None:
