@@ -85,3 +85,15 @@ def test_no_finding_on_openspiel_under_its_preset(capsys):
     assert report["summary"]["findings"] == [] and code == 0
     counts = report["summary"]["counts"]
     assert counts["failed"] == counts["error"] == 0 and counts["passed"] > 100
+
+
+def test_trick_winner_last_copy_wins_is_found_in_seed003_two_deck_games_and_the_reference_is_not(capsys):
+    """Seed 003 for five players (two decks): the engine that lets the later of two identical cards win is named
+    TRICK-WINNER first, in the vectors and in the differential games; the reference itself passes these rules."""
+    rules = ("--preset", "seed003", "--set", "players=5", "--games", "12")
+    code, report = _conform(capsys, "--engine", "python:tests.engines.planted:LastCopyWins", *rules)
+    findings = [f for f in report["summary"]["findings"] if not f["expected"]]
+    assert code == 1 and findings[0]["rule_id"] == "TRICK-WINNER", findings
+    assert {f["kind"] for f in findings if f["rule_id"] == "TRICK-WINNER"} >= {"vector", "observation"}
+    code, report = _conform(capsys, "--engine", "python:hearts_ref.engine:ReferenceEngine", *rules)
+    assert code == 0 and report["summary"]["findings"] == [], report["summary"]["findings"]

@@ -30,7 +30,7 @@ RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "
               "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"}
 SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
 
-CARD_CODE = r"(?:10|[2-9TJQKA])[CDHS]"
+CARD_CODE = r"(?:10|[2-9TJQKA])[CDHS](?:#2)?"   # a second deck's copy: JC#2 (DECK-CARDS)
 _CARD_RUN = re.compile(rf"`{CARD_CODE}`(?:[ \t]+`{CARD_CODE}`)*")
 _BARE_CARD_RUN = re.compile(rf"(?<![\w`]){CARD_CODE}(?:[ ,]+{CARD_CODE})*(?![\w`])")
 RULE_TOKEN = re.compile(r"(?<![A-Za-z0-9_`#/\[-])([A-Z]+(?:-[A-Z]+)+)(?![A-Za-z0-9_`\]-])")
@@ -51,10 +51,11 @@ def card_chip(code: str) -> str:
     card = parse_card(code)
     if card is None:
         return f"<code>{code}</code>"
-    rank = str(card)[:-1]
+    rank = card.rank.symbol
     colour = "hr-red" if card.suit in RED_SUITS else "hr-black"
-    title = f"{RANK_WORDS[rank]} of {SUIT_WORDS[card.suit]}"
-    return f'<span class="hr-card {colour}" title="{title}">{rank}{SUIT_GLYPHS[card.suit]}</span>'
+    copy = "#2" if card.copy == 2 else ""   # DECK-CARDS, two decks: the second deck's copy
+    title = f"{RANK_WORDS[rank]} of {SUIT_WORDS[card.suit]}" + (" (second deck)" if copy else "")
+    return f'<span class="hr-card {colour}" title="{title}">{rank}{SUIT_GLYPHS[card.suit]}{copy}</span>'
 
 
 def card_row(codes: list[str] | tuple[str, ...], *, label: str = "") -> str:

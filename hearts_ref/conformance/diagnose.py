@@ -41,7 +41,7 @@ from hearts_ref.engine import EngineRejection, Observation
 from hearts_ref.errors import IllegalPassError
 from hearts_ref.game import Game, is_game_over
 from hearts_ref.legality import Context, allowing_rule, breaks_hearts, legal_plays, rejecting_rule
-from hearts_ref.round import RoundState, trick_winner
+from hearts_ref.round import RoundState, first_trick_seats, trick_winner
 from hearts_ref.scoring import JACK_POINTS, MOON_POINTS, NO_TRICKS_BONUS, card_points
 from hearts_ref.spec import load_rules
 from hearts_ref.variants import Rules
@@ -191,10 +191,24 @@ def _to_move_rules(facts: StepFacts, diff: Difference, actual: Observation) -> l
             return ["TRICK-ORDER"]
         return list(opening_rules(after, actual.to_move, len(facts.game.results) % facts.game.rules.players,
                                   facts.engine_legal))
-    before = facts.before
-    if before is not None and len(before.trick) == facts.game.rules.players - 1:
+    if _completes(facts):
         return _winner_rules(facts, actual)
     return ["TRICK-ORDER"]
+
+
+def _completes(facts: StepFacts) -> bool:
+    """TRICK-ORDER: whether the step is the play that completed a trick (9 cards on seed 003's first trick for
+    five)."""
+    before, after = facts.before, facts.after
+    return facts.action == "play" and before is not None and (after is None or len(after.tricks) > len(before.tricks))
+
+
+def _trick_seats(facts: StepFacts) -> tuple[int, ...]:
+    """TRICK-ORDER: the seat of each card of the trick just completed."""
+    before, rules = facts.before, facts.game.rules
+    if before.first_trick and rules.extra_cards:
+        return first_trick_seats(before.dealt, before.leader, rules)
+    return tuple((before.leader + k) % rules.players for k in range(rules.players))
 
 
 def _trick_cards(facts: StepFacts) -> tuple[int, ...]:
@@ -209,9 +223,10 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     led = suit_of(cards[0])
     in_suit = [(k, c) for k, c in enumerate(cards) if suit_of(c) == led]
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
-    if (before.leader + position) % n == actual.to_move:
+    seats = _trick_seats(facts)
+    if seats[position] == actual.to_move:
         return ["DECK-CARDS", "TRICK-WINNER"]
-    winner = trick_winner([1 << c for c in cards], led, before.leader, n, decks=rules.decks)
+    winner = trick_winner([1 << c for c in cards], led, before.leader, n, seats=seats, decks=rules.decks)
     points = card_points(_mask(cards), rules)
     previous = facts.previous
     if points and previous is not None and _shaped(previous, n) and \
@@ -245,7 +260,7 @@ def _hearts_rules(facts: StepFacts, diff: Difference, actual: Observation) -> li
 def _points_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
     """SCORE-POINTS, SCORE-JACK, TRICK-WINNER: the points the engine gave for the trick just taken."""
     rules, before = facts.game.rules, facts.before
-    if facts.action != "play" or before is None or len(before.trick) != rules.players - 1:
+    if not _completes(facts):
         return ["SCORE-POINTS"]   # points changed without a trick taken (or not reset for the round)
     delta = [a - e for a, e in zip(diff.actual, diff.expected)]
     moved = [seat for seat, d in enumerate(delta) if d]

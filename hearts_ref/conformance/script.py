@@ -140,9 +140,10 @@ def deal_code(rules: Rules, hands: Sequence[CardSet]) -> list[int]:
 def deal_from(rules: Rules, take: Source) -> tuple[CardSet, ...]:
     """DEAL-HANDS: return the deal the source's choices describe (see :func:`deal_code`)."""
     remaining = rules.deck_mask
-    size = rules.hand_size
+    n, extra = rules.players, rules.extra_cards   # uneven hands: the last seats get the extra cards
     hands = []
-    for _ in range(rules.players - 1):
+    for seat in range(n - 1):
+        size = rules.hand_size + (seat >= n - extra)
         hand = subset_of(remaining, size, take(comb(remaining.bit_count(), size)))
         hands.append(CardSet.from_mask(hand))
         remaining &= ~hand

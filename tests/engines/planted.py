@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from hearts_ref.cards import Card
+from hearts_ref.cards import COPY_OFFSET, Card, suit_of
 from hearts_ref.cardset import HEARTS, ONE_DECK, POINT_CARDS, QUEEN, SUIT_MASKS, CardSet, lowest
 from hearts_ref.engine import Capabilities, EngineRejection, Observation, ReferenceEngine
 from hearts_ref.game import is_game_over, winners
@@ -86,14 +86,15 @@ class AceLow(ReferenceEngine):
 
     def play(self, card: Card) -> None:
         state = self.game.round
-        completes = state is not None and len(state.trick) == state.rules.players - 1
+        completes = (state is not None and len(state.trick) == state.rules.players - 1
+                     and not (state.first_trick and state.rules.extra_cards))   # one card from each seat
         super().play(card)
         after = self.game.round
         if not completes or after is None:
             return
         trick = state.trick + (card.index,)
-        led = trick[0] // 13
-        rank = lambda c: (c % 13 + 1) % 13 if c // 13 == led else -1   # noqa: E731  (ace = 0)
+        led = suit_of(trick[0])
+        rank = lambda c: (c % 13 + 1) % 13 if suit_of(c) == led else -1   # noqa: E731  (ace = 0)
         winner = (state.leader + max(range(len(trick)), key=lambda k: rank(trick[k]))) % state.rules.players
         if winner == after.leader:
             return
@@ -132,7 +133,8 @@ class WrongCardsRemoved(_OpensOwnWay):
 
     def _open(self) -> None:
         state = self.game.round
-        if state is None or state.phase != "play" or state.tricks or state.trick or state.rules.players < 5:
+        if state is None or state.phase != "play" or state.tricks or state.trick or state.rules.players < 5 \
+                or not state.rules.removed_cards:   # seed 003's two decks: nothing is removed
             return
         club = self._opening_club(state.rules)
         leader = next(seat for seat, hand in enumerate(state.hands) if hand & club)
@@ -235,7 +237,7 @@ class StaleLeadContext(_OwnLegality):
         ctx = state.context
         if not ctx.leading or ctx.first_trick:
             return state.legal
-        previous = state.tricks[-1].indices[0] // 13
+        previous = suit_of(state.tricks[-1].indices[0])
         return legal_plays(state.hands[state.to_play], Context(False, previous, False, ctx.hearts_broken), state.rules)
 
 
@@ -351,6 +353,34 @@ class CounterClockwise(ReferenceEngine):
         if state is not None and state.trick:
             self.game = self.game._replace(round=_moved(state, (seat - 1) % state.rules.players))
 
+
+class LastCopyWins(ReferenceEngine):
+    """TRICK-WINNER: of two identical cards in a trick (two decks), the one played last wins, not the first."""
+
+    name = "planted-last-copy-wins"
+
+    def play(self, card: Card) -> None:
+        state = self.game.round
+        before = len(state.tricks) if state is not None else -1
+        super().play(card)
+        after = self.game.round
+        if after is None or len(after.tricks) == before:   # no trick completed (or the round is over)
+            return
+        trick, n = after.tricks[-1], after.rules.players
+        faces = [c % COPY_OFFSET for c in trick.indices]
+        led = faces[0] // 13
+        best = max(f for f in faces if f // 13 == led)
+        positions = [k for k, f in enumerate(faces) if f == best]
+        winner = trick.seat_of(positions[-1], n)
+        if winner == trick.winner:
+            return
+        won = sum(1 << c for c in trick.indices)
+        taken = list(after.taken)
+        taken[trick.winner] &= ~won
+        taken[winner] |= won
+        tricks = after.tricks[:-1] + (trick._replace(winner=winner),)
+        self.game = self.game._replace(round=_moved(after._replace(leader=winner, taken=tuple(taken), tricks=tricks),
+                                                    winner))
 
 # 07 Scoring and 08 End: an engine with its own score sheet ----------------------------------
 
@@ -529,7 +559,7 @@ PLANTED: dict[type, str] = {
 }
 
 # More bugs of the same rules (the runner must name them just as well).
-MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD"}
+MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER"}
 
 
 
