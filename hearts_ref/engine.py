@@ -83,7 +83,7 @@ class Capabilities:
 
     def cannot_play(self, rules: Rules) -> str | None:
         """Return why the engine cannot play ``rules`` (a sentence), or None when it can."""
-        if self.protocol < 2 and getattr(rules, "decks", 1) != 1:
+        if self.protocol < 2 and rules.decks != 1:
             return (f"a game with two decks (decks=2) needs protocol 2, which writes the second deck's cards as "
                     f"'JC#2' (DECK-CARDS); the engine speaks protocol {self.protocol}")
         for name, values in self.unsupported.items():

@@ -235,7 +235,7 @@ def perft_from_json(data: Any, *, where: str = "") -> PerftDeal:
         if not isinstance(data.get(key), kind):
             raise fail(key, f"expected {kind.__name__}, got {type(data.get(key)).__name__}")
     rules = rules_from_json(data["variant"] | {"preset": data["preset"]}, path="variant", where=where)
-    hands = tuple(parse_cards(hand, f"hands[{seat}]", where, decks=getattr(rules, "decks", 1))
+    hands = tuple(parse_cards(hand, f"hands[{seat}]", where, decks=rules.decks)
                   for seat, hand in enumerate(data["hands"]))
     counts = data["counts"]
     if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):

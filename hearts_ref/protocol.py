@@ -393,8 +393,11 @@ def rules_to_wire(rules: Rules, protocol: int = PROTOCOL_VERSION) -> dict[str, A
 
     Raises :class:`WireError` when the rules cannot be played in ``protocol`` (two decks in protocol 1).
 
-    >>> sorted(set(rules_to_wire(Rules(), 2)) - set(rules_to_wire(Rules(), 1)))[:1]
-    ['even_out']
+    >>> sorted(set(rules_to_wire(Rules(), 2)) - set(rules_to_wire(Rules(), 1)))
+    ['decks', 'even_out']
+    >>> rules_to_wire(Rules.preset("seed003", players=5), 1)
+    Traceback (most recent call last):
+    hearts_ref.protocol.WireError: a game with two decks (decks=2) needs protocol 2, which writes the second deck's cards as 'JC#2' (DECK-CARDS); the engine speaks protocol 1
     >>> rules_to_wire(Rules.preset("seed003", players=3), 1)["even_out"]
     'uneven'
     """

@@ -112,7 +112,7 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise read.error("seed", f"expected a number, a string or null, got {json_kind(seed)}")
     rules = rules_from_json(top["rules"], path="rules", where=where)
-    read.decks = getattr(rules, "decks", 1)
+    read.decks = rules.decks
     rounds = tuple(_round(read, item, f"rounds[{i}]", i + 1)
                    for i, item in enumerate(read.array(top["rounds"], "rounds")))
     winners = tuple(read.integer(w, f"winners[{k}]", least=0, most=5)

@@ -30,7 +30,7 @@ def test_the_package_holds_every_vector_perft_and_schema_file_as_committed():
     assert expected <= set(contents) and "schemas/vectors.schema.json" in contents
     assert contents["vectors/rules/02-passing.json"] == (spec / "vectors" / "rules" / "02-passing.json").read_bytes()
     version = json.loads(contents["VERSION.json"])
-    assert version["suite"] == SUITE_VERSION and version["protocol"] == 1 and "FIRST-NO-POINTS" in version["rule_ids"]
+    assert version["suite"] == SUITE_VERSION and version["protocol"] == 2 and "FIRST-NO-POINTS" in version["rule_ids"]
     assert version["cases"] == sum(len(json.loads(contents[n])["cases"]) for n in contents if n.startswith("vectors/"))
     sums = _sums(contents["SHA256SUMS"].decode())
     assert set(sums) == set(contents) - {"SHA256SUMS"}

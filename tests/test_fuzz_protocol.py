@@ -104,7 +104,7 @@ def _compact(data: Any) -> bytes:
     return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
-card_texts = st.sampled_from(CARD_TEXT + ("TH", "1C", "QS ", "qs", ""))
+card_texts = st.sampled_from(CARD_TEXT + ("TH", "1C", "QS ", "qs", "", "JC#3", "JC#1", "jc#2", "QS#", "#2", "10H#22"))
 int_lists = st.lists(st.one_of(st.integers(-30, 130), st.sampled_from([10**20, True, 1.5, None])), max_size=6)
 
 

@@ -97,6 +97,8 @@ def test_parameters_and_declared_limits():
         with pytest.raises(EngineRejection):
             OpenSpielEngine().new_game(rules)
     assert capabilities.cannot_play(OPENSPIEL) is None
+    assert capabilities.unsupported["decks"] == (2,)           # DECK-CARDS: one deck of 52 cards
+    assert capabilities.cannot_play(Rules.preset("seed003", players=5))
 
 
 @pytest.mark.parametrize("changes", [{}, {"jd_bonus": True, "avoid_all_tricks_bonus": True},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -260,3 +261,40 @@ def test_a_copy_number_other_than_2_is_not_a_card(tmp_path):
     result = run_cli("referee", str(bad))
     assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr
     assert f"{bad}: malformed: rounds[0].hands[0][0]: 'JC#3' does not match" in result.stdout   # the schema's pattern
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_two_deck_records_are_written_with_copies_read_and_judged_valid(players):
+    for seed in (1, 2):
+        record = game_record(random_game(Rules.preset("seed003", players=players), seed=seed))
+        first = record["rounds"][0]
+        assert record["rules"]["decks"] == 2 and sum(map(len, first["hands"])) == 104
+        assert any(card.endswith("#2") for hand in first["hands"] for card in hand)
+        assert len(first["tricks"][0]["cards"]) == {5: 9, 6: 8}[players]   # the extra cards (FIRST-TWO-CARDS)
+        assert judge(record) == ()
+    assert judge(_second_copy_wins(record, players)) and \
+        {f.rule_id for f in judge(_second_copy_wins(record, players))} == {"TRICK-WINNER"}
+
+
+def _second_copy_wins(record: dict, players: int) -> dict:
+    """The record with one trick given to the seat that played the second of two identical cards (Kalle and Pelle:
+    the first played wins, TRICK-WINNER), where that first card won it."""
+    wrong = copy.deepcopy(record)
+    for trick in (t for r in wrong["rounds"] for t in r["tricks"][1:]):   # after the first: one card a seat
+        faces = [card.removesuffix("#2") for card in trick["cards"]]
+        for k, face in enumerate(faces):
+            if faces.count(face) == 2 and (trick["leader"] + k) % players == trick["winner"]:
+                trick["winner"] = (trick["leader"] + faces.index(face, k + 1)) % players
+                return wrong
+    raise AssertionError("no trick won by the first of two identical cards")
+
+
+def test_cli_referee_reads_the_two_deck_game_hearts_ref_play_prints(tmp_path):
+    shown = run_cli("play", "--preset", "seed003", "--set", "players=5", "--seed", "3")
+    assert shown.returncode == 0 and "Traceback" not in shown.stdout + shown.stderr
+    assert "decks=2" in shown.stdout and re.search(r"[2-9JQKA0][♣♦♠♥]#2", shown.stdout)   # J♣#2, readable
+    game = tmp_path / "two-decks.json"
+    game.write_text(run_cli("play", "--preset", "seed003", "--set", "players=6", "--seed", "3", "--json").stdout)
+    assert '#2"' in game.read_text(encoding="utf-8")
+    result = run_cli("referee", str(game))
+    assert result.returncode == 0 and f"{game}: valid" in result.stdout

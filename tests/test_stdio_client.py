@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from hearts_ref import CARDS, Card, CardSet, Engine, EngineRejection, HeartsError, ReferenceEngine, Rules, deal
+from hearts_ref.conformance.vectors import run_case
 from hearts_ref.protocol import PROTOCOL_1_PARAMETERS
+from hearts_ref.vectors import load_vectors
 from hearts_ref.engines import (
     EngineInternalError, EngineProtocolError, EngineSpecError, EngineUnsupported, StdioEngine, Step, load_engine,
 )
@@ -78,6 +80,8 @@ def test_the_client_is_an_engine_named_by_the_handshake(engine):
     (Rules.preset("openspiel", max_rounds=0, end_threshold=60), 2),
     (Rules(players=3, pass_cycle="left-right-none", jd_bonus=True, end_threshold=50), 3),
     (Rules(players=6, moon="subtract", end_threshold=40), 4),
+    (Rules.preset("seed003", players=5, end_threshold=60), 5),     # two decks: copies written JC#2 (protocol 2)
+    (Rules.preset("seed003", players=6, end_threshold=60), 6),
 ])
 def test_a_whole_game_over_stdio_matches_the_reference_at_every_step(engine, rules, seed):
     assert differential_game(engine, rules, seed) > 50
@@ -251,6 +255,39 @@ def test_the_engine_written_from_the_version_1_page_answers_1_and_plays_as_befor
         differential_game(correct, Rules(end_threshold=30), 6)
         # a parameter added after version 1 is sent to it when not at its default: seed 003's deal for three
         differential_game(correct, Rules.preset("seed003", players=3, end_threshold=30), 7)
+
+
+TWO_DECKS = Rules.preset("seed003", players=5)
+PROTOCOL_2_REASON = "a game with two decks (decks=2) needs protocol 2, which writes the second deck's cards as 'JC#2'"
+
+
+def test_the_two_deck_vectors_pass_over_stdio_against_serve(engine):
+    cases = [case for case in load_vectors() if case.rules.decks == 2]
+    assert len(cases) >= 9
+    results = [run_case(engine, case) for case in cases]
+    assert [(r.case_id, r.status) for r in results if r.status != "passed"] == []
+
+
+@pytest.mark.parametrize("script", ["protocol1.py", "correct.py"])
+def test_a_protocol_1_engine_is_never_sent_a_two_deck_game_and_says_why(script):
+    with StdioEngine([sys.executable, str(ENGINES / script)], timeout=10) as old:
+        assert old.capabilities().cannot_play(TWO_DECKS).startswith(PROTOCOL_2_REASON)
+        sent = old.commands_sent
+        with pytest.raises(EngineUnsupported, match="needs protocol 2"):
+            old.new_game(TWO_DECKS)
+        assert old.commands_sent == sent and old.running        # nothing was sent
+        case = next(case for case in load_vectors() if case.rules.decks == 2)
+        result = run_case(old, case)
+        assert result.status == "skipped" and PROTOCOL_2_REASON in result.reason
+        old.new_game(Rules())                                   # and it plays one deck as before
+
+
+def test_a_strict_protocol_1_engine_refusing_a_later_parameter_skips_the_game_and_goes_on():
+    with StdioEngine([sys.executable, str(ENGINES / "protocol1.py")], timeout=10) as strict:
+        with pytest.raises(EngineUnsupported, match=r"engine does not support even_out \(added after protocol 1"):
+            strict.new_game(Rules.preset("seed003", players=3))
+        assert strict.running and strict.breaker.reason is None
+        differential_game(strict, Rules(end_threshold=30), 8)
 
 
 def test_a_hello_reply_with_a_version_not_offered_is_a_protocol_error():

@@ -16,13 +16,18 @@ from referencing import Registry, Resource
 
 from hearts_ref import CARDS, PARAMETERS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.protocol import (
-    PROTOCOL_1_PARAMETERS, WireError, cards_from_wire, cards_to_wire, encode, observation_from_wire,
+    PROTOCOL_1_PARAMETERS, WireError, step_from_line, cards_from_wire, cards_to_wire, encode, observation_from_wire,
 )
+from hearts_ref.engines.replies import read_reply
 from hearts_ref.serve import FLUSH_EVERY, Server, serve
 from tests.engines.python_engines import ExplodesOnThirdPlay, FourPlayersOnly
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "spec" / "protocol"
+
+
+class PlainReference(ReferenceEngine):
+    """The reference as any other Python engine: served on the server's ordinary path, not its fast one."""
 
 
 def ask(server: Server, message: dict | bytes) -> dict:
@@ -89,6 +94,8 @@ def test_pass_count_rejection_names_its_rule():
     (b'{"seq": 3, "cmd": "play"}', "missing 'card'"),
     (b'{"seq": 3, "cmd": "play", "card": "1X"}', "not a card: '1X'"),
     (b'{"seq": 3, "cmd": "play", "card": 12}', "not a card"),
+    (b'{"seq": 3, "cmd": "play", "card": "JC#3"}', "play: 'card': not a card: 'JC#3' (the copy after # is 1 or 2"),
+    (b'{"seq": 3, "cmd": "pass", "seat": 0, "cards": ["2C", "JC#3", "3C"]}', "pass: 'cards': not a card: 'JC#3'"),
     (b'{"seq": 3, "cmd": "pass", "seat": "0", "cards": []}', "'seat' must be an integer"),
     (b'{"seq": 3, "cmd": "pass", "seat": 0, "cards": "2C 3C 4C"}', "'cards' must be a list"),
     (b'{"seq": 3, "cmd": "pass", "seat": 0, "cards": ["2C", "2C", "3C"]}', "appears twice"),
@@ -206,6 +213,33 @@ def test_cards_round_trip_and_duplicates_or_bad_texts_are_refused():
             cards_from_wire(bad, field="x")
 
 
+def test_a_second_deck_card_reads_as_its_own_card_and_a_third_copy_is_an_error_naming_the_field():
+    assert cards_to_wire(CardSet.parse("JC#2 2C JC")) == ["2C", "JC", "JC#2"]
+    assert cards_from_wire(["JC#2", "JC"], field="x") == CardSet.parse("JC JC#2")
+    assert cards_from_wire(["jc#1", "qs#2"], field="x") == CardSet.parse("JC QS#2")   # lenient on input
+    with pytest.raises(WireError, match="'x': card JC#2 appears twice"):
+        cards_from_wire(["JC#2", "JC#2"], field="x")
+    line = (b'{"seq":4,"ok":true,"observation":{"phase":"play","to_move":1,"trick":["JC#2"],"hearts_broken":false,'
+            b'"points_taken":[0,0,0,0,0],"round_scores":null,"totals":[0,0,0,0,0],"game_over":false,"winners":[]},'
+            b'"legal":["QC","QC#2"]}')
+    seq, observation, legal = step_from_line(line)      # the fast reader reads copies as the strict one does
+    assert observation.trick == ("JC#2",) and legal == CardSet.parse("QC QC#2")
+    assert read_reply(line, 4, "'play' (seq 4)", steps=True) == (observation, legal)
+    for bad, field in ((line.replace(b'"QC#2"', b'"QC#3"'), "'legal'"), (line.replace(b'"JC#2"', b'"JC#3"'),
+                                                                         "'observation.trick'")):
+        assert step_from_line(bad) is None
+        with pytest.raises(WireError, match=f"{field}: not a card: .*the copy after # is 1 or 2"):
+            read_reply(bad, 4, "'play' (seq 4)", steps=True)
+
+
+def test_a_second_deck_card_in_a_one_deck_game_is_not_held_on_both_paths_of_serve():
+    for path in ("fast", "ordinary"):
+        server = started() if path == "fast" else started(PlainReference())
+        reply = json.loads(server.reply_line(b'{"seq":3,"cmd":"play","card":"2C#2"}'))
+        assert reply["error"]["rule"] == "TRICK-ORDER" and "does not hold 2♣#2" in reply["error"]["message"]
+        assert json.loads(server.reply_line(b'{"seq":4,"cmd":"play","card":"2C"}'))["ok"] is True
+
+
 def test_observation_types_are_checked_strictly_not_coerced():
     good = ReferenceEngine()
     good.new_game(Rules())
@@ -228,12 +262,11 @@ def schemas() -> tuple[Registry, dict[str, dict]]:
     return registry, loaded
 
 
-def recorded_session() -> list[tuple[dict, dict]]:
+def recorded_session(rules: Rules = Rules(end_threshold=40), protocol: int = 1) -> list[tuple[dict, dict]]:
     """(command, reply) pairs of a whole game with refusals of every kind, from hearts-ref's server."""
     rng = random.Random(3)
     server = Server(ReferenceEngine())
-    rules = Rules(end_threshold=40)
-    commands = [{"cmd": "hello", "protocol": 1}, {"cmd": "new_game", "rules": rules.to_dict()}]
+    commands = [{"cmd": "hello", "protocol": protocol}, {"cmd": "new_game", "rules": rules.to_dict()}]
     pairs = []
 
     def send(command: dict) -> dict:
@@ -254,7 +287,7 @@ def recorded_session() -> list[tuple[dict, dict]]:
             reply = send({"cmd": "pass", "seat": seat, "cards": cards_to_wire(CardSet(rng.sample(list(hands[seat]), 3)))})
         send({"cmd": "play", "card": "AH" if "AH" not in reply["legal"] else "2C"})     # refused: illegal
         to_move = reply["observation"]["to_move"]
-        send({"cmd": "play", "card": reply["legal"][0], "seat": (to_move + 1) % 4})      # refused: out of turn
+        send({"cmd": "play", "card": reply["legal"][0], "seat": (to_move + 1) % rules.players})   # out of turn
         while reply["observation"]["phase"] == "play":
             seat = reply["observation"]["to_move"] if len(pairs) % 2 else None        # the seat named, or not
             reply = send({"cmd": "play", "card": rng.choice(reply["legal"])} | ({"seat": seat} if seat is not None else {}))
@@ -265,14 +298,19 @@ def recorded_session() -> list[tuple[dict, dict]]:
     return pairs
 
 
-def test_every_message_of_a_whole_session_matches_its_schema():
+@pytest.mark.parametrize("rules, protocol", [(Rules(end_threshold=40), 1),
+                                             (Rules.preset("seed003", players=5, end_threshold=40), 2)])
+def test_every_message_of_a_whole_session_matches_its_schema(rules, protocol):
     registry, loaded = schemas()
     for schema in loaded.values():
         jsonschema.Draft202012Validator.check_schema(schema)
     validators = {name: jsonschema.Draft202012Validator(schema, registry=registry) for name, schema in loaded.items()}
     reply_schema = {"hello": "hello", "legal": "legal", "observe": "observe", "quit": "quit"}
     kinds = set()
-    for command, reply in recorded_session():
+    session = recorded_session(rules, protocol)
+    assert session[0][1]["protocol"] == protocol
+    assert (protocol == 2) == any("#2" in json.dumps(reply) for _, reply in session)   # copies with two decks only
+    for command, reply in session:
         valid = validators[f"command.{command['cmd']}.schema.json"].is_valid(command)
         assert valid == (reply["ok"] or reply["error"]["kind"] != "bad-request"), (command, reply)
         name = "error" if not reply["ok"] else reply_schema.get(command["cmd"], "step")
@@ -316,8 +354,8 @@ def test_the_rules_schema_lists_exactly_the_variant_registry():
     names = [p.name for p in PARAMETERS]
     # required: what protocol 1 always sends; the later parameters (sent to it only when not at their default) not
     assert rules["required"] == list(PROTOCOL_1_PARAMETERS) == [name for name in names if name in PROTOCOL_1_PARAMETERS]
-    assert set(names) - set(PROTOCOL_1_PARAMETERS) >= {"even_out"}
-    assert set(names) <= set(rules["properties"])
+    assert set(names) - set(PROTOCOL_1_PARAMETERS) == {"even_out", "decks"}   # sent to protocol 1 only off default
+    assert list(rules["properties"]) == names
     for parameter in PARAMETERS:
         schema = rules["properties"][parameter.name]
         if isinstance(parameter.values, tuple):

@@ -68,14 +68,16 @@ class Channel:
         return first
 
     def outcomes(self, commands: list[Command], timeout: float, *, steps: bool = True,
-                 timed: bool = True) -> Iterator[Any]:
+                 timed: bool = True, bad_requests: bool = False) -> Iterator[Any]:
         """Send ``commands``; yield each reply's outcome as it is read.
 
         An outcome is the ``ok`` reply's fields (a :class:`Step` when ``steps``) or a refusal
         (:class:`~hearts_ref.engine.EngineRejection`, :class:`~hearts_ref.engines.failures.EngineFailure`),
         not raised. A failure that ends the program (a timeout, a crash, a reply that breaks
         the protocol) raises. ``timed``: the waits count as the engine's reply times (not
-        those of the handshake, nor of ``quit``).
+        those of the handshake, nor of ``quit``). ``bad_requests``: a ``bad-request`` refusal is an
+        outcome too (its :class:`~hearts_ref.engines.failures.EngineProtocolError`), not a failure that
+        ends the program (a protocol-1 engine refusing a parameter added since).
         """
         first = self.send(commands, timeout)
         process, read = self.process, self._read
@@ -92,19 +94,19 @@ class Channel:
                 if fast is not None and fast[0] == seq:
                     outcome = Step(fast[1], fast[2])
                 else:
-                    outcome = read(line, seq, commands[seq - first][0], steps)
+                    outcome = read(line, seq, commands[seq - first][0], steps, bad_requests)
                 seq += 1
                 yield outcome
             sent = clock()   # the time the runner spends on the replies is not the engine's
 
-    def _read(self, line: bytes, seq: int, command: str, steps: bool) -> Any:
+    def _read(self, line: bytes, seq: int, command: str, steps: bool, bad_requests: bool = False) -> Any:
         """The outcome of ``line``, the reply to command ``seq``; one that breaks the protocol raises."""
         what = _what(command, seq)
         try:
             outcome = read_reply(line, seq, what, steps=steps)
         except WireError as error:
             raise self.broken(f"bad reply to {what}: {error}") from None
-        if isinstance(outcome, EngineProtocolError):
+        if isinstance(outcome, EngineProtocolError) and not bad_requests:
             raise self.broken(outcome.summary)
         return outcome
 

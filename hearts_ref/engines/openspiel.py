@@ -59,12 +59,13 @@ OPENSPIEL_PARAMETERS = ("pass_cards", "no_pts_on_first_trick", "can_lead_any_clu
                         "avoid_all_tricks_bonus", "must_break_hearts", "qs_breaks_hearts",
                         "can_lead_hearts_instead_of_qs")
 
-# What OpenSpiel's hearts cannot play: four players only; a point card on the first trick is
+# What OpenSpiel's hearts cannot play: four players only, one deck; a point card on the first trick is
 # either allowed or forbidden-with-exception; any heart played breaks hearts; the moon always
 # adds 26 to the others. One round only (multi_round=False).
 UNSUPPORTED: dict[str, tuple[Any, ...]] = {
     "players": (3, 5, 6),
     "even_out": ("uneven",),   # one card per seat per trick; with 4 players the same game, declared all the same
+    "decks": (2,),             # one deck of 52 cards
     "first_trick_points": ("forbidden",),
     "hearts_broken_by": ("discard", "lead"),
     "hearts_restriction": ("discard",),

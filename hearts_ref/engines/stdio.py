@@ -38,6 +38,7 @@ from hearts_ref.engines.load import load_engine  # noqa: F401  (a command line -
 from hearts_ref.engines.process import EXIT_GRACE, EngineProcess
 from hearts_ref.engines.replies import Step, read_reply  # noqa: F401  (read_reply: kept here too)
 from hearts_ref.errors import HeartsError
+from hearts_ref.engines.versions import handshake, later_parameters, new_game_outcome
 from hearts_ref.protocol import (
     MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
     observation_from_wire, rules_to_wire,
@@ -109,7 +110,7 @@ class StdioEngine:
         self._unread = None
         self.last_step = self._fresh = None
         try:
-            offered, reply = self._hello()
+            offered, reply = handshake(self._running(), self.startup_timeout)
         except EngineFailure:
             self.kill()
             raise
@@ -126,19 +127,6 @@ class StdioEngine:
             raise self._broken(f"bad hello reply: {error}") from None
         self.name, self.version, self.protocol = name, version, protocol
         self._capabilities = dataclasses.replace(capabilities, protocol=protocol)
-
-    def _hello(self) -> tuple[int, dict[str, Any]]:
-        """Offer the highest protocol version spoken here; to an engine that refuses it as unsupported (one
-        written for protocol 1 only), offer the next lower one. Return the version offered last and the reply."""
-        for offered in sorted(PROTOCOL_VERSIONS, reverse=True):
-            [outcome] = self._running().outcomes([("hello", {"protocol": offered})], self.startup_timeout,
-                                                 steps=False, timed=False)
-            if isinstance(outcome, EngineUnsupported) and offered > PROTOCOL_VERSIONS[0]:
-                continue
-            if isinstance(outcome, Exception):
-                raise outcome
-            return offered, outcome
-        raise AssertionError("unreachable: the lowest version's outcome is returned or raised")
 
     def restart(self) -> None:
         """Kill the engine if it runs and start it again: for the next game after a failure.
@@ -214,7 +202,17 @@ class StdioEngine:
             values = rules_to_wire(rules, self.protocol)
         except WireError as error:   # two decks to a protocol-1 engine: never sent (the runner skips such games)
             raise EngineUnsupported(f"engine cannot play these rules: {error}") from None
-        self._step("new_game", {"rules": values})
+        later = later_parameters(values, self.protocol)
+        if not later:
+            self._step("new_game", {"rules": values})
+            return
+        self._drain()   # a protocol-1 engine sent a parameter added since: a refusal skips the game
+        self.breaker.check()
+        try:
+            self.last_step = self._fresh = new_game_outcome(self._running(), values, later, self.timeout)
+        except EngineFailure as error:
+            self.breaker.failed(error)
+            raise
 
     def start_round(self, hands: Sequence[CardSet] | None, direction: str) -> tuple[CardSet, ...] | None:
         if hands is None:

@@ -155,7 +155,7 @@ class _Reader(JsonReader):
         if preset is not None:
             values.setdefault("preset", preset)
         rules = rules_from_json(values, path=f"{path}.variant", where=self.where)
-        self.decks = getattr(rules, "decks", 1)
+        self.decks = rules.decks
         rounds = tuple(self.round(r, f"{path}.rounds[{k}]", rules.players)
                        for k, r in enumerate(self.array(item["rounds"], f"{path}.rounds", least=1)))
         final = item.get("final")
