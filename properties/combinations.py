@@ -12,7 +12,7 @@ combination takes the outcome of its projection; a test checks on the proof form
 that the other parameters cannot change it.
 
 >>> len(round_combinations()), len(game_combinations())
-(14400, 384)
+(20160, 384)
 """
 
 from __future__ import annotations

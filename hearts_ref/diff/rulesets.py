@@ -19,8 +19,8 @@ hearts_ref.errors.RulesError: 'seed04' is not a preset or a setting; did you mea
 from __future__ import annotations
 
 import difflib
-import re
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,5 +201,12 @@ def change_from(rules: Rules, name: str, value: Any) -> Change:
             together = _try(rules, {name: value, other: partner})
             if isinstance(together, Rules):
                 order = tuple(n for n in _NAMES if n in (name, other))
+                return Change(order, rules, together, f"alone: {moved}")
+    # Some values need two others (decks=2: five or six players and uneven hands): pairs of the parameters named.
+    for first, second in itertools.combinations(named, 2):
+        for one, two in itertools.product(other_values(first, rules), other_values(second, rules)):
+            together = _try(rules, {name: value, first: one, second: two})
+            if isinstance(together, Rules):
+                order = tuple(n for n in _NAMES if n in (name, first, second))
                 return Change(order, rules, together, f"alone: {moved}")
     raise RulesError(moved, field=name)
