@@ -225,6 +225,12 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
     seats = _trick_seats(facts)
     if seats[position] == actual.to_move:
+        # Two decks: when the later of two identical top cards was played by that seat too, the identical-card
+        # rule of TRICK-WINNER explains it with no other rule broken (the ace ranks high elsewhere).
+        top = max(c % 13 for _, c in in_suit)
+        copies = [k for k, c in in_suit if c % 13 == top]
+        if len(copies) == 2 and seats[copies[1]] == actual.to_move:
+            return ["TRICK-WINNER", "DECK-CARDS"]
         return ["DECK-CARDS", "TRICK-WINNER"]
     winner = trick_winner([1 << c for c in cards], led, before.leader, n, seats=seats, decks=rules.decks)
     points = card_points(_mask(cards), rules)
