@@ -141,7 +141,7 @@ IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
     "FIRST-EXCEPTION": ("legality.py:first_trick_discards",), "FIRST-TWO-CARDS": ("legality.py:first_two_cards",),
     "BREAK-DISCARD": ("legality.py:breaks_hearts",),
     "BREAK-QUEEN": ("legality.py:breaks_hearts",), "TRICK-ORDER": ("round.py:RoundState.play",),
-    "TRICK-WINNER": ("round.py:trick_winner",), "SCORE-POINTS": ("scoring.py:card_points",),
+    "TRICK-WINNER": ("tricks.py:trick_winner",), "SCORE-POINTS": ("scoring.py:card_points",),
     "SCORE-JACK": ("scoring.py:card_points",), "SCORE-NO-TRICKS": ("scoring.py:score_terms",),
     "SCORE-MOON": ("scoring.py:takes_the_moon", "scoring.py:score_terms"), "SCORE-TOTAL": ("game.py:Game._finish",),
     "END-THRESHOLD": ("game.py:is_game_over",), "WIN-LOWEST": ("game.py:winners",),
