@@ -259,10 +259,7 @@ class _Table(Verdicts):
         taken, points = self._points
         if state.taken is not taken:
             taken, points = self._points = state.taken, state.points_taken()
-        game = self.game
-        return Observation(state.phase, state.to_move, tuple(map(TEXT.__getitem__, state.trick)),
-                           state.context.hearts_broken, points,
-                           game.results[-1].score.scores if game.results else None, game.totals, False, ())
+        return reference_observation(self.game, state, points)
 
     def tricks(self) -> str | None:
         """The tricks (LEAD-*, FOLLOW-*, FIRST-*, TRICK-*), one card at a time; the last one scores the round."""

@@ -41,13 +41,15 @@ __all__ = ["StepFacts", "reference_observation", "engine_relative", "judge_obser
 TEXT = tuple(str(card) for card in CARDS)
 
 
-def reference_observation(game: Game, state: RoundState | None = None) -> Observation:
-    """Return the reference's observation of ``game``, with ``state`` as its round in play."""
+def reference_observation(game: Game, state: RoundState | None = None,
+                          points: tuple[int, ...] | None = None) -> Observation:
+    """Return the reference's observation of ``game``, with ``state`` as its round in play; ``points``: its points
+    taken when the caller has them already (``state.points_taken()`` otherwise)."""
     if state is None:
         return observe_game(game)
     last = game.results[-1].score.scores if game.results else None
     return Observation(state.phase, state.to_move, tuple(TEXT[c] for c in state.trick), state.hearts_broken,
-                       state.points_taken(), last, game.totals, False, ())
+                       state.points_taken() if points is None else points, last, game.totals, False, ())
 
 
 def _shaped(observation: Observation, players: int) -> bool:

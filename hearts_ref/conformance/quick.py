@@ -29,7 +29,7 @@ from typing import Any
 
 from hearts_ref.engine import Observation, observe_game
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.judge import TEXT
+from hearts_ref.conformance.judge import TEXT, reference_observation
 
 __all__ = ["quick_round", "takes_rounds"]
 
@@ -74,11 +74,7 @@ def _pass_observations(game: Any, dealt: Any, steps: list[tuple[Any, ...]]) -> t
     gives them, the points taken worked out once: no trick is taken while the cards are passed; and the cards
     taken at the deal with their points."""
     points, taken = dealt.points_taken(), dealt.taken
-    last = game.results[-1].score.scores if game.results else None
-    totals = game.totals
-    return [Observation(state.phase, state.to_move, tuple(map(TEXT.__getitem__, state.trick)),
-                        state.context.hearts_broken, points if state.taken is taken else state.points_taken(),
-                        last, totals, False, ())
+    return [reference_observation(game, state, points if state.taken is taken else None)
             for state in [dealt] + [step[-1] for step in steps]], (taken, points)
 
 
