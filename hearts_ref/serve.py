@@ -23,8 +23,9 @@ from typing import Any, BinaryIO
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine, takes_seat
 from hearts_ref.errors import IllegalPlayError, RulesError
 from hearts_ref.cards import CARDS
-from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.cardset import CardSet
 from hearts_ref.scoring import card_points
+from hearts_ref.step_lines import QUOTED, cards_text, numbers_text, play_line, sheet_text
 from hearts_ref.protocol import (
     CARD_TEXT, COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, card_from_wire,
     cards_from_wire, cards_to_wire, decode, encode, error_reply, require, unsupported_by_protocol,
@@ -191,7 +192,6 @@ _PARAMETER_NAMES = ("preset", *(parameter.name for parameter in PARAMETERS))
 _PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"((?:10[CDSH]|[2-9JQKA][CDSH])(?:#2)?)"'
                         rb'(?:,"seat":([0-9]))?\}\r?\n?')
 _INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
-_QUOTED = tuple(f'"{text}"' for text in CARD_TEXT)
 
 
 class _ReferenceReplies:
@@ -204,7 +204,6 @@ class _ReferenceReplies:
         self._points = ""
         self._results: Any = None          # the game's results the scores and totals below were encoded for
         self._scores = ""
-        self._legal: dict[int, str] = {}   # legal mask -> its JSON list
 
     def forget(self) -> None:
         """Drop what was encoded for the last game: a new game may start from equal (even identical) results."""
@@ -233,22 +232,13 @@ class _ReferenceReplies:
             else:
                 points = state.points_taken()
             self._taken, self._numbers = state.taken, points
-            self._points = ",".join(map(str, points))
+            self._points = numbers_text(points)
         if game.results is not self._results:
             self._results = game.results
             last = game.results[-1].score.scores if game.results else None
-            self._scores = (("null" if last is None else "[" + ",".join(map(str, last)) + "]")
-                            + ',"totals":[' + ",".join(map(str, game.totals)) + "]")
-        legal = self._legal.get(state.legal)
-        if legal is None:
-            if len(self._legal) > 4096:
-                self._legal.clear()
-            legal = self._legal[state.legal] = ",".join(map(_QUOTED.__getitem__, bits_of(state.legal)))
-        trick = ",".join(map(_QUOTED.__getitem__, state.trick))
-        return (f'{{"seq":{seq},"ok":true,"observation":{{"phase":"play","to_move":{state.to_play},'
-                f'"trick":[{trick}],"hearts_broken":{"true" if state.context.hearts_broken else "false"},'
-                f'"points_taken":[{self._points}],"round_scores":{self._scores},"game_over":false,"winners":[]}},'
-                f'"legal":[{legal}]}}\n').encode()
+            self._scores = sheet_text(last, game.totals)
+        return play_line(seq, state.to_play, ",".join(map(QUOTED.__getitem__, state.trick)),
+                         state.context.hearts_broken, self._points, self._scores, cards_text(state.legal))
 
 
 def _generic_step(engine: Engine) -> dict[str, Any]:

@@ -59,6 +59,7 @@ from hearts_ref.conformance.diagnose import (
     StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
+from hearts_ref.conformance.batch import batch_round
 from hearts_ref.conformance.forecast import Forecast
 from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation
 from hearts_ref.conformance.link import link_for
@@ -163,6 +164,8 @@ class _Table(Verdicts):
                 return None
             if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
                 self.link.send_round(hands, direction, *self.forecast.make_round(self.state))
+                if batch_round(self):   # every reply as the reference's would be written: judged at once
+                    return None
         self.step += 1
         where = {"round": number, "action": "deal", "direction": direction}
         try:

@@ -1,0 +1,91 @@
+"""Rounds judged from their reply lines in one go (conformance/batch.py): the same report as the step-by-step loop
+gives, for an engine that agrees, one that leaves the reference in its second round, and one that writes its
+replies otherwise; and the lines foreseen are the lines ``hearts-ref serve`` writes."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from hearts_ref import CARDS, CardSet, ReferenceEngine, Rules, deal
+from hearts_ref.cli import main
+from hearts_ref.conformance import differential
+from hearts_ref.conformance.batch import round_lines
+from hearts_ref.conformance.link import LookaheadLink
+from hearts_ref.engines import StdioEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE = f"{sys.executable} -m hearts_ref serve"
+ENGINES = {
+    "agrees": SERVE,
+    "leaves in round 2": f"{SERVE} --engine python:tests.engines.late:MiscountsSecondRound",
+    "writes otherwise": f"{sys.executable} {ROOT / 'tests' / 'engines' / 'spaced.py'}",
+}
+
+
+def conform(engine: str, path: Path) -> tuple[int, bytes]:
+    code = main(["conform", "--engine", engine, "--games", "6", "--negative-games", "0", "--no-vectors",
+                 "--shrink-time", "0", "--no-timings", "--quiet", "--report", str(path)])
+    return code, path.read_bytes()
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_the_report_is_the_step_by_step_loops(name, tmp_path, monkeypatch, capsys):
+    taken = []
+    take_round = LookaheadLink.take_round
+
+    def counted(link, lines):
+        step = take_round(link, lines)
+        taken.append(step is not None)
+        return step
+
+    monkeypatch.setattr(LookaheadLink, "take_round", counted)
+    judged = conform(ENGINES[name], tmp_path / "judged.json")
+    monkeypatch.setattr(differential, "batch_round", lambda table: False)
+    stepped = conform(ENGINES[name], tmp_path / "stepped.json")
+    capsys.readouterr()
+    assert judged == stepped
+    if name == "agrees":
+        assert judged[0] == 0 and taken and all(taken)
+    elif name == "leaves in round 2":   # the first round of a game taken whole, the second not: found step by step
+        assert judged[0] == 1 and b"TRICK-ORDER" in judged[1]
+        assert True in taken and False in taken
+    else:   # tried once a game, given up at the first line
+        assert judged[0] == 0 and not any(taken) and len(taken) == 6
+
+
+def test_the_lines_foreseen_are_the_lines_the_server_writes():
+    rules = Rules()
+    rng = random.Random(3)
+    with StdioEngine(SERVE.split(), timeout=10, cwd=ROOT) as engine:
+        engine.new_game(rules)
+        reference = ReferenceEngine()
+        reference.new_game(rules)
+        for number in (1, 2):
+            hands = deal(rules, rng=rng, dealer=number - 1)
+            direction = rules.pass_direction(number)
+            game = reference.game.deal_round(hands, direction=direction)
+            state, passes, plan = game.round, [], []
+            while state.passing:
+                seat = state.to_move
+                cards = CardSet.from_mask(sum(sorted(1 << c.index for c in state.hand(seat))[:3]))
+                passes.append((state, seat, cards, state.choose_pass(seat, cards)))
+                state = passes[-1][-1]
+            while not state.is_over:
+                card = CARDS[rng.choice([i for i in range(52) if state.legal >> i & 1])]
+                plan.append((state, card, state.play(card)))
+                state = plan[-1][-1]
+            before, card, _ = plan[-1]
+            scored = game._replace(round=before).play(card)
+            moves = ([("deal", (hands, direction))] + [("pass", (seat, cards)) for _, seat, cards, _ in passes]
+                     + [("play", (card, before.to_play)) for before, card, _ in plan])
+            replies = engine.steps_many(moves)
+            lines = round_lines(engine.round_seq, game, game.round, passes, plan, scored)
+            engine.expect(lines)
+            outcomes = list(replies)
+            assert len(outcomes) == len(lines) and all(o is line for o, line in zip(outcomes, lines))
+            assert engine.last_step == engine.step_of(lines[-1]) and engine.last_step.observation.phase == "round-over"
+            reference.game = scored   # the next round dealt after this one's score
