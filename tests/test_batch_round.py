@@ -89,3 +89,53 @@ def test_the_lines_foreseen_are_the_lines_the_server_writes():
             assert len(outcomes) == len(lines) and all(o is line for o, line in zip(outcomes, lines))
             assert engine.last_step == engine.step_of(lines[-1]) and engine.last_step.observation.phase == "round-over"
             reference.game = scored   # the next round dealt after this one's score
+
+
+def a_round(rules: Rules, seed: int) -> list[tuple[str, object]]:
+    """A round's moves, the lowest legal card played at every step."""
+    reference = ReferenceEngine()
+    reference.new_game(rules)
+    hands = deal(rules, seed=seed)
+    reference.start_round(hands, "left")
+    moves: list[tuple[str, object]] = [("deal", (hands, "left"))]
+    while reference.game.round.passing:
+        seat = reference.game.round.to_move
+        cards = CardSet.from_mask(sum(sorted(1 << c.index for c in reference.game.round.hand(seat))[:3]))
+        reference.pass_cards(seat, cards)
+        moves.append(("pass", (seat, cards)))
+    while reference.game.round is not None:
+        state = reference.game.round
+        card = CARDS[(state.legal & -state.legal).bit_length() - 1]
+        moves.append(("play", (card, state.to_play)))
+        reference.play(card)
+    return moves
+
+
+def test_moves_sent_early_give_the_replies_of_moves_sent_together():
+    rules = Rules()
+    moves = a_round(rules, 11)
+    with StdioEngine(SERVE.split(), timeout=10, cwd=ROOT) as engine:
+        engine.new_game(rules)
+        together = [(o.observation, o.legal) for o in engine.steps_many(moves)]
+        engine.new_game(rules)
+        sent = engine.commands_sent
+        assert engine.send_early(moves[:5]) and engine.send_early(moves[5:21])
+        assert engine.commands_sent == sent + 21
+        early = [(o.observation, o.legal) for o in engine.steps_many(moves)]
+        assert early == together and engine.commands_sent == sent + len(moves)
+        assert engine.round_seq == sent and engine.observe().phase == "round-over"
+
+
+def test_moves_sent_early_and_never_taken_are_read_past_and_the_engine_stays_in_step():
+    rules = Rules()
+    moves = a_round(rules, 12)
+    with StdioEngine(SERVE.split(), timeout=10, cwd=ROOT) as engine:
+        engine.new_game(rules)
+        assert engine.send_early(moves[:9])
+        engine.new_game(rules)   # the runner stopped before sending the round: their replies are dropped
+        assert engine.observe().phase == "round-over"
+        assert not engine.send_early(moves[:70] * 2)   # past the first window: not sent
+        assert engine.send_early(moves[:1])
+        with pytest.raises(ValueError):
+            engine.steps_many(moves[1:])
+        assert [o.observation.phase for o in engine.steps_many(moves[:2])] == ["pass", "pass"]

@@ -163,7 +163,8 @@ class _Table(Verdicts):
             if self.quick and number == 1 and quick_round(self, hands, direction):
                 return None
             if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
-                self.link.send_round(hands, direction, *self.forecast.make_round(self.state))
+                early = self.link.sender(hands, direction)   # the moves sent on as they are forecast
+                self.link.send_round(hands, direction, *self.forecast.make_round(self.state, early))
                 if batch_round(self):   # every reply as the reference's would be written: judged at once
                     return None
         self.step += 1

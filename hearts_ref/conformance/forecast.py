@@ -33,6 +33,8 @@ from hearts_ref.round import RoundState
 
 __all__ = ["Forecast"]
 
+_SENT_EVERY = 16   # plays chosen between two calls of make_round's sink (each wakes the engine up: not too many)
+
 
 class Forecast:
     """The passes and plays chosen ahead for the rest of a round, and how to take them back."""
@@ -53,10 +55,11 @@ class Forecast:
         self.mark, self.made = self.decider.snapshot(), []
         return self._plays(state, allowed)
 
-    def make_round(self, state: RoundState) -> tuple[list[tuple[int, CardSet]], list[tuple[Card, int]]]:
+    def make_round(self, state: RoundState, sink: Any = None) -> tuple[list[tuple[int, CardSet]], list[tuple[Card, int]]]:
         """Choose a round's passes (PASS-SIMULTANEOUS: the seats in the order the decider picks) and plays from its
         deal ``state``, as if the engine agreed at every step; return them: each pass as its seat and cards, each
-        play as its card and seat."""
+        play as its card and seat. ``sink``: told the passes and the plays chosen so far as they are (once the passes
+        are chosen, then every few plays), to send them on while the rest is chosen."""
         decider = self.decider
         self.mark, self.made = decider.snapshot(), []
         passer = getattr(decider, "passer", None)
@@ -68,18 +71,22 @@ class Forecast:
             passes.append((state, seat, cards, after))
             state = after
         self.passes = deque(passes)
-        plays = self._plays(state, state.legal) if state.to_play >= 0 and state.legal else []
+        if sink is not None:
+            sink(passes, ())
+        plays = self._plays(state, state.legal, sink, passes) if state.to_play >= 0 and state.legal else []
         if not passes and not plays:
             self.mark = None
         return [(seat, cards) for _, seat, cards, _ in passes], plays
 
-    def _plays(self, state: RoundState, allowed: int) -> list[tuple[Card, int]]:
+    def _plays(self, state: RoundState, allowed: int, sink: Any = None, passes: Any = ()) -> list[tuple[Card, int]]:
         choose, plan = self.decider.play, []
         add = plan.append
         while True:
             card = choose(state, allowed)
             after = state.play(card)
             add((state, card, after))
+            if sink is not None and not len(plan) % _SENT_EVERY:
+                sink(passes, plan)
             allowed = after.legal
             if not allowed:   # the round is over (no seat to play has a legal set), or a deadlock
                 break

@@ -93,6 +93,10 @@ class EngineLink:
     def send_ahead(self, plays: Sequence[tuple[Card, int]]) -> None:
         """Nothing to do: this link plays one move at a time."""
 
+    def sender(self, hands: Sequence[CardSet], direction: str) -> Any:
+        """Nothing: this link sends no round ahead (see :meth:`LookaheadLink.sender`)."""
+        return None
+
 
 class LookaheadLink(EngineLink):
     """A round's moves sent to the engine at once; a departure from them replays the game."""
@@ -166,6 +170,15 @@ class LookaheadLink(EngineLink):
             self.outcomes = iter([error])
         self.ahead = deque(moves)
         return True
+
+    def sender(self, hands: Sequence[CardSet], direction: str) -> Any:
+        """What sends a round's moves on as they are forecast (``make_round``'s sink: the engine starts on the deal
+        while the plays are still being chosen), for the :meth:`send_round` to come; None when the engine cannot
+        take them early (``send_early``) or no round is to be sent."""
+        send = getattr(self.engine, "send_early", None)
+        if not self.foresees or not self.lookahead or self.ahead or send is None:
+            return None
+        return _Early(send, ("deal", (tuple(hands), direction)))
 
     def round_seq(self) -> int | None:
         """The seq of the round's first command, for an engine whose replies can be foreseen (``expect``): the round
@@ -267,3 +280,23 @@ class LookaheadLink(EngineLink):
             if isinstance(outcome, BaseException):
                 raise ReplayMismatch(f"replaying the game, the engine refused {card}, which it had taken "
                                      f"before: {outcome}")
+
+
+class _Early:
+    """A sink for :meth:`~.forecast.Forecast.make_round`: the deal, then the moves forecast so far, sent on early."""
+
+    def __init__(self, send: Any, deal: tuple[str, Any]):
+        self.send = send
+        self.deal: Any = [deal]    # (sent with the first moves)
+        self.passes = self.plays = 0   # the passes and plays sent
+        self.stopped = False
+
+    def __call__(self, passes: Sequence[tuple[Any, ...]], plan: Sequence[tuple[Any, ...]]) -> None:
+        if self.stopped:
+            return
+        moves = self.deal + [("pass", (seat, cards)) for _, seat, cards, _ in passes[self.passes:]] + [
+            ("play", (card, before.to_play)) for before, card, _ in plan[self.plays:]]
+        if not self.send(moves):   # (past the first window, or the engine cannot take them): the rest goes together
+            self.stopped = True
+            return
+        self.deal, self.passes, self.plays = [], len(passes), len(plan)

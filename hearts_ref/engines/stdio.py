@@ -24,14 +24,14 @@ says why, and every call raises at once. :attr:`StdioEngine.replies` measures ev
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
+from hearts_ref.engines.ahead import PIPELINE_WINDOW, MovesAhead
 from hearts_ref.engines.channel import Channel, Command, move_command
 from hearts_ref.engines.failures import EngineFailure, EngineProtocolError, EngineUnsupported
 from hearts_ref.engines.health import DEFAULT_LIMIT, Breaker, ReplyTimes
@@ -42,18 +42,16 @@ from hearts_ref.errors import HeartsError
 from hearts_ref.engines.versions import handshake, later_parameters, new_game_outcome
 from hearts_ref.protocol import (
     MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, capabilities_from_wire, cards_from_wire,
-    observation_from_wire, rules_to_wire, step_from_line,
+    observation_from_wire, rules_to_wire,
 )
 from hearts_ref.variants import Rules
 
 __all__ = ["StdioEngine", "Step", "PIPELINE_WINDOW", "read_reply"]
 
-_SENT = object()   # what steps_many's replies yield first, once the commands are sent
-
-PIPELINE_WINDOW = 64     # commands sent at once by play_many: a few KiB, never enough to fill a pipe
 
 
-class StdioEngine:
+
+class StdioEngine(MovesAhead):
     """An engine program speaking the JSON-lines protocol on its stdin and stdout.
 
     ``timeout`` bounds every reply; ``startup_timeout`` bounds the start and the handshake.
@@ -90,11 +88,8 @@ class StdioEngine:
         self._capabilities = Capabilities()
         self._process: EngineProcess | None = None
         self._channel: Channel | None = None   # the numbered commands and replies of this run of the program
-        self._last_step: Any = None            # carried by the last reply that changed the state (last_step)
-        self._expected: list[bytes] = []       # the replies foreseen for the moves steps_many sent (expect)
-        self._round_seq = 0                    # the seq of the first of those moves
+        self._expected: list[bytes] = []       # the replies foreseen for the moves sent ahead (MovesAhead)
         self._fresh: Step | None = None        # last_step, while no other command has been sent since
-        self._unread: Iterator[Any] | None = None   # the replies of moves sent ahead (steps_many), not all read yet
         self.breaker = Breaker(abandon_after)
         self.replies = ReplyTimes()            # how long each reply took, hello included
         self.start()
@@ -112,7 +107,7 @@ class StdioEngine:
     def _start(self) -> None:
         self._process = EngineProcess(self.argv, cwd=self.cwd, env=self.env, max_line=self.max_line)
         self._channel = Channel(self._process, self.replies)
-        self._unread = None
+        self._unread = self._early = None
         self.last_step = self._fresh = None
         try:
             offered, reply = handshake(self._running(), self.startup_timeout)
@@ -308,112 +303,6 @@ class StdioEngine:
             self._fresh = outcomes[-1]
         return outcomes
 
-    def steps_many(self, moves: Sequence[tuple[str, Any]]) -> Iterator[Step | EngineRejection | EngineFailure]:
-        """Make ``moves`` in order, sent together; yield each move's :class:`Step` or its refusal, in place, as its
-        reply is read.
-
-        A move is ``("deal", (hands, direction))``, ``("pass", (seat, cards))`` or ``("play", (card, seat))``:
-        the runner can send a whole round at once (its deal, the passes and the plays it chose from the
-        reference), one round trip instead of one per move, and judge each reply while the engine works
-        out the next ones. A failure takes its move's place; one that ends the engine (a timeout, a
-        crash, a broken reply) is the last outcome. Replies not asked for are read, and dropped, before
-        the next command.
-        """
-        seated = self.seat_in_play
-        commands = [move_command(kind, move, seated=seated) for kind, move in moves]
-        self._drain()
-        self._fresh = None
-        self._expected = []
-        replies = self._replies(commands)
-        try:   # the first window is sent now: the engine works on it while the runner goes on
-            sent = next(replies, _SENT)
-        except EngineFailure as error:   # abandoned, or not running: raised to the first move, as before
-            replies = _raising(error)
-        else:
-            if sent is not _SENT:   # the send failed: its failure is the first outcome
-                replies = itertools.chain((sent,), replies)
-        self._unread = replies
-        return replies
-
-    @property
-    def round_seq(self) -> int:
-        """The seq of the first command :meth:`steps_many` sent last."""
-        return self._round_seq
-
-    def expect(self, lines: Sequence[bytes]) -> None:
-        """Foresee the replies to the moves :meth:`steps_many` sent last (before they are read): a reply that is
-        its line, byte for byte, is yielded as that line (the bytes object given), not read; :meth:`step_of` reads it."""
-        self._expected[:] = lines
-
-    @staticmethod
-    def step_of(outcome: Any) -> Any:
-        """The :class:`Step` a reply yielded as its foreseen line says (any other outcome as it is)."""
-        if type(outcome) is bytes:
-            _, observation, legal = step_from_line(outcome)
-            return Step(observation, legal)
-        return outcome
-
-    def _replies(self, commands: list[Command]) -> Iterator[Any]:
-        """The outcomes of ``commands``, window by window, each counted by the breaker as :meth:`_exchange` counts.
-
-        It yields :data:`_SENT` first, once the first window is sent (:meth:`steps_many` takes it)."""
-        outcome: Any = None
-        expected = self._expected
-        self.breaker.check()   # an abandoned engine: raised to the first move, as a command sent alone raises it
-        for start in range(0, len(commands), PIPELINE_WINDOW):
-            window = commands[start:start + PIPELINE_WINDOW]
-            channel = self._running()
-            try:
-                first = channel.send(window, self.timeout)
-            except EngineFailure as error:   # it ended the engine: nothing more will come
-                self.breaker.failed(error)
-                self._unread = None
-                yield error
-                return
-            if not start:
-                self._round_seq = first
-                yield _SENT
-            read, failed = channel.replies(first, window, self.timeout, expected=expected, offset=start), False
-            while True:
-                try:
-                    outcome = next(read)
-                except StopIteration:
-                    break
-                except EngineFailure as error:   # it ended the engine: nothing more will come
-                    self.breaker.failed(error)
-                    self._unread = None
-                    yield error
-                    return
-                if type(outcome) is Step or type(outcome) is bytes:
-                    self._last_step = outcome
-                elif isinstance(outcome, EngineFailure) and not failed:   # the first failure of a window counts
-                    self.breaker.failed(outcome)
-                    failed = True
-                yield outcome
-        self._unread = None
-        if type(outcome) is Step or type(outcome) is bytes:
-            self._fresh = self.step_of(outcome)
-
-    @property
-    def last_step(self) -> Step | None:
-        """The step carried by the last reply that changed the state."""
-        step = self._last_step
-        if type(step) is bytes:
-            step = self._last_step = self.step_of(step)
-        return step
-
-    @last_step.setter
-    def last_step(self, step: Step | None) -> None:
-        self._last_step = step
-
-    def _drain(self) -> None:
-        """Read, and drop, the replies of moves sent ahead that the runner did not ask for."""
-        unread, self._unread = self._unread, None
-        if unread is not None:
-            for outcome in unread:
-                if isinstance(outcome, EngineFailure) and not self.running:
-                    raise outcome
-
     # Commands and replies ------------------------------------------------------------------
 
     def _step(self, command: str, fields: dict[str, Any]) -> Step:
@@ -470,9 +359,3 @@ class StdioEngine:
     def _broken(self, message: str) -> EngineProtocolError:
         """Kill the engine (its state is unknown now) and return the protocol error, with the line."""
         return self._channel.broken(message)
-
-
-def _raising(error: Exception) -> Iterator[Any]:
-    """Replies that raise ``error`` at the first: those of moves that could not be sent."""
-    raise error
-    yield  # pragma: no cover  (a generator)
