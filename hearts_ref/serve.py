@@ -25,7 +25,7 @@ from hearts_ref.errors import IllegalPlayError, RulesError
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet
 from hearts_ref.scoring import card_points
-from hearts_ref.step_lines import QUOTED, cards_text, numbers_text, play_line, sheet_text
+from hearts_ref.step_lines import QUOTED, cards_text, numbers_text, play_line, sheet_text, step_line
 from hearts_ref.protocol import (
     CARD_TEXT, COMMANDS, MAX_LINE_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSIONS, WireError, card_from_wire,
     cards_from_wire, cards_to_wire, decode, encode, error_reply, require, unsupported_by_protocol,
@@ -34,7 +34,7 @@ from hearts_ref.variants import PARAMETERS, PASS_DIRECTIONS, Rules
 
 __all__ = ["Server", "serve", "FLUSH_EVERY"]
 
-FLUSH_EVERY = 8     # replies written at once at most while more commands wait (the first of a batch alone, then 2, 4 …)
+FLUSH_EVERY = 64    # replies written at once at most while more commands wait (a round's, PIPELINE_WINDOW: together)
 
 
 class _Unsupported(Exception):
@@ -223,8 +223,8 @@ class _ReferenceReplies:
         engine.play(CARDS[index])
         game = engine.game
         state = game.round
-        if state is None or state.to_play < 0:   # the round is over: the ordinary path writes the score
-            return encode({"seq": seq, "ok": True, **_generic_step(engine)})
+        if state is None or state.to_play < 0:   # the round is over: the whole score sheet
+            return step_line(seq, engine.observe(), engine.legal_plays().mask)
         if state.taken is not self._taken:   # a trick was taken (SCORE-POINTS): its winner's points change
             if before.taken is self._taken:
                 winner = state.leader
@@ -251,9 +251,9 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
     """Answer the commands read from ``stdin`` on ``stdout`` until ``quit`` or end of input; return 0.
 
     Replies are written in command order, and flushed whenever no further command is
-    waiting, or when the first reply of a batch of commands read together is ready, then two
-    more, four, up to :data:`FLUSH_EVERY`: a runner that sends a round at once judges the first
-    replies while the later ones are being worked out.
+    waiting, or :data:`FLUSH_EVERY` of them are ready: the replies to a batch of commands read
+    together are written together (a runner that sends a round at once reads them all, and each
+    write wakes it up).
     A line longer than ``max_line`` bytes is skipped to its end and refused as a bad request.
     """
     server = Server(engine if engine is not None else ReferenceEngine())
@@ -278,7 +278,6 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
                 replies.append(encode(server.answer(pending)))
             break
         *lines, pending = (pending + chunk).split(b"\n")
-        flush_at = 1
         for line in lines:
             if skipping or len(line) >= max_line:
                 skipping = False
@@ -287,9 +286,8 @@ def serve(engine: Engine | None = None, stdin: BinaryIO | None = None, stdout: B
                 replies.append(server.reply_line(line))
             if server.done:
                 break
-            if len(replies) >= flush_at:
+            if len(replies) >= FLUSH_EVERY:
                 send()
-                flush_at = min(2 * flush_at, FLUSH_EVERY)
         if len(pending) > max_line:
             skipping, pending = True, b""
         if replies:                       # nothing more to answer now: send what is ready

@@ -33,8 +33,6 @@ from hearts_ref.round import RoundState
 
 __all__ = ["Forecast"]
 
-_SENT_EVERY = 16   # plays chosen between two calls of make_round's sink (each wakes the engine up: not too many)
-
 
 class Forecast:
     """The passes and plays chosen ahead for the rest of a round, and how to take them back."""
@@ -58,8 +56,8 @@ class Forecast:
     def make_round(self, state: RoundState, sink: Any = None) -> tuple[list[tuple[int, CardSet]], list[tuple[Card, int]]]:
         """Choose a round's passes (PASS-SIMULTANEOUS: the seats in the order the decider picks) and plays from its
         deal ``state``, as if the engine agreed at every step; return them: each pass as its seat and cards, each
-        play as its card and seat. ``sink``: told the passes and the plays chosen so far as they are (once the passes
-        are chosen, then every few plays), to send them on while the rest is chosen."""
+        play as its card and seat. ``sink``: told the passes and the plays chosen so far once half the round's cards
+        are chosen, to send them on while the rest is chosen."""
         decider = self.decider
         self.mark, self.made = decider.snapshot(), []
         passer = getattr(decider, "passer", None)
@@ -71,21 +69,21 @@ class Forecast:
             passes.append((state, seat, cards, after))
             state = after
         self.passes = deque(passes)
-        if sink is not None:
-            sink(passes, ())
-        plays = self._plays(state, state.legal, sink, passes) if state.to_play >= 0 and state.legal else []
+        half = sum(map(int.bit_count, state.hands)) // 2 if sink is not None else -1   # (the sink's cue)
+        plays = self._plays(state, state.legal, sink, passes, half) if state.to_play >= 0 and state.legal else []
         if not passes and not plays:
             self.mark = None
         return [(seat, cards) for _, seat, cards, _ in passes], plays
 
-    def _plays(self, state: RoundState, allowed: int, sink: Any = None, passes: Any = ()) -> list[tuple[Card, int]]:
+    def _plays(self, state: RoundState, allowed: int, sink: Any = None, passes: Any = (),
+               half: int = -1) -> list[tuple[Card, int]]:
         choose, plan = self.decider.play, []
         add = plan.append
         while True:
             card = choose(state, allowed)
             after = state.play(card)
             add((state, card, after))
-            if sink is not None and not len(plan) % _SENT_EVERY:
+            if len(plan) == half:
                 sink(passes, plan)
             allowed = after.legal
             if not allowed:   # the round is over (no seat to play has a legal set), or a deadlock
