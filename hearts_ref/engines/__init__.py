@@ -15,10 +15,18 @@ from hearts_ref.engines.failures import (
     EngineTimeout, EngineUnsupported, abandoned,
 )
 from hearts_ref.engines.load import EngineSpecError, load_engine
-from hearts_ref.engines.stdio import StdioEngine, Step
 
 __all__ = [
     "EngineAbandoned", "EngineCrashed", "EngineFailure", "EngineInternalError", "EngineProtocolError",
     "EngineSpecError", "EngineStartError", "EngineTimeout", "EngineUnsupported", "StdioEngine", "Step", "abandoned",
     "load_engine",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The stdio client (``StdioEngine``, ``Step``), imported when first asked for: ``hearts-ref serve``, which imports
+    this package to load an engine, starts without it (and the runner waits for its hello)."""
+    if name in ("StdioEngine", "Step"):
+        from hearts_ref.engines import stdio
+        return getattr(stdio, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
