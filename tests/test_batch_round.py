@@ -16,6 +16,7 @@ from hearts_ref.conformance import differential
 from hearts_ref.conformance.batch import round_lines
 from hearts_ref.conformance.link import LookaheadLink
 from hearts_ref.engines import StdioEngine
+from hearts_ref.step_lines import step_line
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = f"{sys.executable} -m hearts_ref serve"
@@ -82,11 +83,11 @@ def test_the_lines_foreseen_are_the_lines_the_server_writes():
             scored = game._replace(round=before).play(card)
             moves = ([("deal", (hands, direction))] + [("pass", (seat, cards)) for _, seat, cards, _ in passes]
                      + [("play", (card, before.to_play)) for before, card, _ in plan])
-            replies = engine.steps_many(moves)
+            sent = engine.commands_sent
+            engine.steps_many(moves)
             lines = round_lines(engine.round_seq, game, game.round, passes, plan, scored)
-            engine.expect(lines)
-            outcomes = list(replies)
-            assert len(outcomes) == len(lines) and all(o is line for o, line in zip(outcomes, lines))
+            assert engine.round_seq == sent and len(lines) == len(moves)
+            assert engine.take_expected(lines)
             assert engine.last_step == engine.step_of(lines[-1]) and engine.last_step.observation.phase == "round-over"
             reference.game = scored   # the next round dealt after this one's score
 
@@ -139,3 +140,45 @@ def test_moves_sent_early_and_never_taken_are_read_past_and_the_engine_stays_in_
         with pytest.raises(ValueError):
             engine.steps_many(moves[1:])
         assert [o.observation.phase for o in engine.steps_many(moves[:2])] == ["pass", "pass"]
+
+
+def reference_lines(rules: Rules, moves: list[tuple[str, object]], first: int) -> list[bytes]:
+    """The replies, as read, that an engine agreeing with the reference writes to ``moves`` from seq ``first``."""
+    reference = ReferenceEngine()
+    reference.new_game(rules)
+    lines = []
+    for seq, (kind, move) in enumerate(moves, first):
+        if kind == "deal":
+            reference.start_round(*move)
+        elif kind == "pass":
+            reference.pass_cards(*move)
+        else:
+            reference.play(*move)
+        lines.append(step_line(seq, reference.observe(), reference.legal_plays().mask, ""))
+    return lines
+
+
+def outcomes(argv: list[str], moves: list[tuple[str, object]], change: int | None = None) -> list[tuple]:
+    """What ``steps_many`` gives for ``moves`` on the engine ``argv``; with ``change``: after take_expected was offered
+    the reference's lines, that one written otherwise."""
+    def seen(outcome):
+        return (outcome.observation, outcome.legal) if hasattr(outcome, "observation") else (type(outcome), str(outcome).splitlines()[0])
+
+    with StdioEngine(argv, timeout=1, cwd=ROOT) as engine:
+        engine.new_game(Rules())
+        replies = engine.steps_many(moves)
+        if change is not None:
+            lines = reference_lines(Rules(), moves, engine.round_seq)
+            lines[change] = lines[change].replace(b'"ok":true', b'"ok": true')
+            assert not engine.take_expected(lines)
+        return [seen(outcome) for outcome in replies]
+
+
+@pytest.mark.parametrize("argv", [SERVE.split(), [sys.executable, str(ROOT / "tests" / "engines" / "hang.py"),
+                                                   "play", "20"]], ids=["a line otherwise", "a timeout"])
+def test_replies_not_taken_are_the_moves_replies_as_always(argv):
+    moves = a_round(Rules(), 13)
+    plain = outcomes(argv, moves)
+    offered = outcomes(argv, moves, change=30 if argv == SERVE.split() else 40)
+    assert offered == plain
+    assert len(plain) == (len(moves) if argv == SERVE.split() else 5 + 20)   # the 20th play's reply never comes

@@ -29,7 +29,6 @@ accepted, and plays one move at a time for the rest of the game.
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -105,7 +104,7 @@ class LookaheadLink(EngineLink):
         super().__init__(engine)
         self.lookahead = True
         self.rounds = callable(getattr(engine, "steps_many", None))   # whether a whole round can be sent at once
-        self.foresees = self.rounds and callable(getattr(engine, "expect", None))   # whether take_round may be tried
+        self.foresees = self.rounds and callable(getattr(engine, "take_expected", None))   # whether take_round may be tried
         self.seq: int | None = None                 # the seq of the round sent last, while its replies may be foreseen
         self.moves: list[tuple[str, Any]] = []      # every move the engine took since new_game
         self.ahead: deque[tuple[str, Any]] = deque()   # moves sent ahead (kind, move), not taken yet
@@ -181,7 +180,7 @@ class LookaheadLink(EngineLink):
         return _Early(send, ("deal", (tuple(hands), direction)))
 
     def round_seq(self) -> int | None:
-        """The seq of the round's first command, for an engine whose replies can be foreseen (``expect``): the round
+        """The seq of the round's first command, for an engine whose replies can be foreseen (``take_expected``): the round
         just sent (:meth:`send_round`), none of its replies taken yet; else None."""
         if self.seq is None or not self.ahead or self.ahead[0][0] != "deal":
             return None
@@ -191,28 +190,17 @@ class LookaheadLink(EngineLink):
         """Take every reply of the round sent when each is its line of ``lines`` (what the engine writes when it
         agrees with the reference at every step), as if each move had been made; return the last reply's step.
 
-        Else return None and take nothing: the replies read are left for the moves, in order, and the engine is not
+        Else return None and take nothing: the replies are left for the moves, in order, and the engine is not
         asked to foresee them again in this game (one that writes its replies otherwise is not slowed down)."""
         engine = self.engine
-        if len(lines) != len(self.ahead):
-            return None
-        engine.expect(lines)
-        outcomes, read = self.outcomes, []
-        for outcome in outcomes:
-            if type(outcome) is not bytes:
-                self.foresees = False
-                step_of = engine.step_of
-                self.outcomes = itertools.chain(map(step_of, read), (outcome,), map(step_of, outcomes))
-                return None
-            read.append(outcome)
-        if len(read) != len(lines):   # (the engine's replies ended early: never, without a failure)
-            self.outcomes = iter(map(engine.step_of, read))
+        if len(lines) != len(self.ahead) or not engine.take_expected(lines):
+            self.foresees = False
             return None
         self.moves += self.ahead
         self.ahead.clear()
         self.outcomes = iter(())
         self.dealt = None
-        self.last = engine.step_of(read[-1])
+        self.last = engine.last_step
         return self.last
 
     def _play_many(self, plays: list[tuple[Card, int]]) -> Any:

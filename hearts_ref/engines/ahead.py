@@ -5,13 +5,14 @@ moves together (:meth:`~MovesAhead.steps_many`): the runner, which chooses every
 reference, sends a round's deal, passes and plays in one go, and the engine works them out
 while the runner goes on. The moves can be sent as the runner chooses them
 (:meth:`~MovesAhead.send_early`: the engine starts on the deal while the plays are still being
-chosen), and the replies can be foreseen (:meth:`~MovesAhead.expect`): a reply that is, byte for
-byte, the line the runner expected is handed back as that line, not read.
+chosen), and the replies can be foreseen (:meth:`~MovesAhead.take_expected`): when every reply is,
+byte for byte, the line the runner expected, they are taken all together, none of them read.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -32,12 +33,14 @@ class MovesAhead:
 
     timeout: float
     breaker: Any
+    _channel: Any
     seat_in_play: bool
     _fresh: Any
     _unread: Iterator[Any] | None = None   # the replies of moves sent ahead, not all read yet
     _last_step: Any = None                 # carried by the last reply that changed the state (see last_step)
-    _expected: list[bytes]                 # the replies foreseen for the moves steps_many sent last (expect)
-    _round_seq = 0                         # the seq of the first of those moves
+    _round_seq = 0                         # the seq of the first of the moves steps_many sent last
+    _pending: Any = None                   # those moves' commands, while none of their replies is read
+    _replay: Any = None                    # the replies take_expected read before a failure, for the moves
     _early: Any = None                     # moves sent early (send_early), not yet taken by steps_many
 
     def steps_many(self, moves: Sequence[tuple[str, Any]]) -> Iterator[Step | EngineRejection | EngineFailure]:
@@ -61,7 +64,7 @@ class MovesAhead:
         if early is None:
             self._drain()
         self._fresh = None
-        self._expected = []
+        self._pending = self._replay = None
         replies = self._replies(commands, early)
         try:   # the first window is sent now: the engine works on it while the runner goes on
             sent = next(replies, _SENT)
@@ -70,6 +73,8 @@ class MovesAhead:
         else:
             if sent is not _SENT:   # the send failed: its failure is the first outcome
                 replies = itertools.chain((sent,), replies)
+            elif len(commands) <= PIPELINE_WINDOW:   # all sent: their replies can be taken together
+                self._pending = commands
         self._unread = replies
         return replies
 
@@ -98,15 +103,58 @@ class MovesAhead:
         """The seq of the first command :meth:`steps_many` sent last."""
         return self._round_seq
 
-    def expect(self, lines: Sequence[bytes]) -> None:
-        """Foresee the replies (as read: without their newline) to the moves :meth:`steps_many` sent last, before they
-        are read: a reply that is its line, byte for byte, is yielded as that line (the very bytes object given), not
-        read; :meth:`step_of` reads it."""
-        self._expected[:] = lines
+    def take_expected(self, lines: Sequence[bytes]) -> bool:
+        """Take the replies to the moves :meth:`steps_many` sent last, none read yet, when each is its line of
+        ``lines`` (as read: without the newline), byte for byte; return whether they were taken.
+
+        When one is not, nothing is taken: the replies read are put back, to be read for the moves as
+        always. A failure reading them (a timeout, a crash) is given to the moves in its place, after the
+        replies read before it, as when they are read one by one."""
+        commands, self._pending = self._pending, None
+        if commands is None or len(lines) != len(commands) or self._unread is None:
+            return False
+        channel = self._channel
+        process, first, timeout = channel.process, self._round_seq, self.timeout
+        read: list[bytes] = []
+        waits = []
+        clock = time.perf_counter
+        sent = clock()
+        try:
+            while len(read) < len(lines):
+                k = len(read)
+                chunk = process.read_lines(timeout, f"{commands[k][0]!r} (seq {first + k})", len(lines) - k)
+                waits.append((clock() - sent, len(chunk)))
+                if chunk != lines[k:k + len(chunk)]:
+                    process.unread(read + chunk)
+                    return False
+                read += chunk
+                sent = clock()
+        except EngineFailure as error:   # (the engine is killed): the replies read, then the failure
+            self._replay = self._replayed(read, error)
+            return False
+        finally:
+            if read:
+                channel.line = read[-1]
+        for seconds, count in waits:
+            channel.times.add_read(seconds, count)
+        self._last_step = read[-1]
+        self._fresh = self.step_of(read[-1])
+        self._unread = None
+        return True
+
+    def _replayed(self, read: list[bytes], error: EngineFailure) -> Iterator[Any]:
+        """The outcomes of the replies ``read`` before the failure ``error``, then the failure, as :meth:`_replies`
+        yields them."""
+        for line in read:
+            self._last_step = step = self.step_of(line)
+            yield step
+        self.breaker.failed(error)
+        self._unread = None
+        yield error
 
     @staticmethod
     def step_of(outcome: Any) -> Any:
-        """The :class:`Step` a reply yielded as its foreseen line says (any other outcome as it is)."""
+        """The :class:`Step` a reply taken as its foreseen line says (any other outcome as it is)."""
         if type(outcome) is bytes:
             _, observation, legal = step_from_line(outcome)
             return Step(observation, legal)
@@ -130,7 +178,6 @@ class MovesAhead:
         It yields :data:`_SENT` first, once the first window is sent (:meth:`steps_many` takes it); ``early``: the
         first commands were sent already (:meth:`send_early`)."""
         outcome: Any = None
-        expected = self._expected
         if early is None:
             self.breaker.check()   # an abandoned engine: raised to the first move, as a command sent alone raises it
         for start in range(0, len(commands), PIPELINE_WINDOW):
@@ -153,7 +200,10 @@ class MovesAhead:
             if not start:
                 self._round_seq = first
                 yield _SENT
-            read, failed = channel.replies(first, window, self.timeout, expected=expected, offset=start), False
+                if self._replay is not None:   # take_expected read some and met a failure
+                    yield from self._replay
+                    return
+            read, failed = channel.replies(first, window, self.timeout), False
             while True:
                 try:
                     outcome = next(read)
@@ -164,15 +214,15 @@ class MovesAhead:
                     self._unread = None
                     yield error
                     return
-                if type(outcome) is Step or type(outcome) is bytes:
+                if type(outcome) is Step:
                     self._last_step = outcome
                 elif isinstance(outcome, EngineFailure) and not failed:   # the first failure of a window counts
                     self.breaker.failed(outcome)
                     failed = True
                 yield outcome
         self._unread = None
-        if type(outcome) is Step or type(outcome) is bytes:
-            self._fresh = self.step_of(outcome)
+        if type(outcome) is Step:
+            self._fresh = outcome
 
     def _drain(self) -> None:
         """Read, and drop, the replies of moves sent ahead that the runner did not ask for (those sent early too)."""

@@ -83,33 +83,23 @@ class Channel:
         yield from self.replies(first, commands, timeout, steps=steps, timed=timed, bad_requests=bad_requests)
 
     def replies(self, first: int, commands: list[Command], timeout: float, *, steps: bool = True,
-                timed: bool = True, bad_requests: bool = False, expected: list[bytes] | None = None,
-                offset: int = 0) -> Iterator[Any]:
-        """The outcomes of ``commands``, sent from seq ``first`` (:meth:`send`), as :meth:`outcomes` yields them.
-
-        ``expected``: lines foreseen for the replies (from the one to command ``first - offset``; it may be filled
-        in after the commands are sent, before their replies are read): a reply equal to its line is yielded as
-        that line (the bytes object of ``expected``), unread; it says what that line says.
-        """
+                timed: bool = True, bad_requests: bool = False) -> Iterator[Any]:
+        """The outcomes of ``commands``, sent from seq ``first`` (:meth:`send`), as :meth:`outcomes` yields them."""
         process, read = self.process, self._read
         seq, end = first, first + len(commands)
         add = self.times.add_read if timed else _untimed
         clock = time.perf_counter
         sent = clock()
-        base = first - offset
         while seq < end:
             lines = process.read_lines(timeout, _what(commands[seq - first][0], seq), end - seq)
             add(clock() - sent, len(lines))
             for line in lines:
                 self.line = line
-                if expected and seq - base < len(expected) and line == expected[seq - base]:
-                    outcome = expected[seq - base]
+                fast = step_from_line(line) if steps else None
+                if fast is not None and fast[0] == seq:
+                    outcome = Step(fast[1], fast[2])
                 else:
-                    fast = step_from_line(line) if steps else None
-                    if fast is not None and fast[0] == seq:
-                        outcome = Step(fast[1], fast[2])
-                    else:
-                        outcome = read(line, seq, commands[seq - first][0], steps, bad_requests)
+                    outcome = read(line, seq, commands[seq - first][0], steps, bad_requests)
                 seq += 1
                 yield outcome
             sent = clock()   # the time the runner spends on the replies is not the engine's

@@ -206,6 +206,10 @@ class EngineProcess:
         del buffer[:sum(map(len, lines)) + len(lines)]
         return lines
 
+    def unread(self, lines: list[bytes]) -> None:
+        """Put ``lines`` (as :meth:`read_lines` returned them) back: the next reads return them again first."""
+        self._buffer[0:0] = b"".join(line + b"\n" for line in lines)
+
     def _wait_for_line(self, timeout: float, what: str) -> int:
         """Read until the buffer holds a whole line; return where it ends (or raise, as :meth:`read_lines` says)."""
         buffer = self._buffer

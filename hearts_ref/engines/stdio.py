@@ -88,7 +88,6 @@ class StdioEngine(MovesAhead):
         self._capabilities = Capabilities()
         self._process: EngineProcess | None = None
         self._channel: Channel | None = None   # the numbered commands and replies of this run of the program
-        self._expected: list[bytes] = []       # the replies foreseen for the moves sent ahead (MovesAhead)
         self._fresh: Step | None = None        # last_step, while no other command has been sent since
         self.breaker = Breaker(abandon_after)
         self.replies = ReplyTimes()            # how long each reply took, hello included
