@@ -16,6 +16,12 @@ engine refused a card, or its legal set led the loop to another) finds the engin
 past it: the link brings the engine back by replaying, from ``new_game``, every move it
 accepted, and plays one move at a time for the rest of the game.
 
+An engine that takes a whole round at once (``steps_many``) is sent its deal, passes and
+plays together (:meth:`LookaheadLink.send_round`), the first of them as soon as they are
+forecast (:meth:`LookaheadLink.sender`); when it can take its replies together
+(``take_expected``), :meth:`LookaheadLink.take_round` takes them all, if each is the line
+expected (:mod:`.batch`), as if each move had been made.
+
 >>> from hearts_ref.engine import ReferenceEngine
 >>> from hearts_ref.variants import Rules
 >>> from hearts_ref.deals import deal

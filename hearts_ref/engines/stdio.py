@@ -4,6 +4,7 @@
 and turns each :class:`~hearts_ref.engine.Engine` method into one command and one reply
 (``spec/protocol/README.md``). Replies that change the state carry the new observation and
 the next legal set, so the runner's differential step is one round trip: :meth:`StdioEngine.play_observed`.
+Many moves are sent together, a whole round at once, by :class:`~hearts_ref.engines.ahead.MovesAhead`.
 
 Every way the engine can fail raises a typed :class:`~hearts_ref.engines.failures.EngineFailure`
 and kills the engine with every process it started; :meth:`StdioEngine.restart` starts it
