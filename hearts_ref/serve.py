@@ -175,14 +175,19 @@ class Server:
         JSON, keys in protocol order) is answered on a fast path: the card is played on the
         reference, and the reply is written from its round's state, the parts that change
         only once a trick or a round is over (points, scores, totals) kept encoded until
-        they do. Anything else, or anything that goes wrong, takes the ordinary path.
+        they do. A ``pass`` so written is made and answered without the JSON reader and writer.
+        Anything else, or anything that goes wrong, takes the ordinary path.
         """
         fast = self._fast
         if fast is not None:
             match = _PLAY_LINE.fullmatch(line)
-            if match is not None and (reply := fast.play(int(match[1]), match[2].decode(),
-                                                         None if match[3] is None else int(match[3]))) is not None:
-                return reply
+            if match is not None:
+                if (reply := fast.play(int(match[1]), match[2].decode(),
+                                       None if match[3] is None else int(match[3]))) is not None:
+                    return reply
+            elif (match := _PASS_LINE.fullmatch(line)) is not None:
+                if (reply := fast.pass_cards(int(match[1]), int(match[2]), match[3])) is not None:
+                    return reply
         return encode(self.answer(line))
 
 
@@ -192,7 +197,10 @@ _PARAMETER_NAMES = ("preset", *(parameter.name for parameter in PARAMETERS))
 # ,"seat":S after the card (N and S without leading zeros, as JSON wants).
 _PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"((?:10[CDSH]|[2-9JQKA][CDSH])(?:#2)?)"'
                         rb'(?:,"seat":([0-9]))?\}\r?\n?')
+# A pass as the client writes it: {"seq":N,"cmd":"pass","seat":S,"cards":["2C","3C","4C"]}.
+_PASS_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"pass","seat":([0-9]),"cards":\[([^\]]*)\]\}\r?\n?')
 _INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
+_QUOTED_BIT = {f'"{text}"'.encode(): 1 << index for index, text in enumerate(CARD_TEXT)}
 _ROUND = Game._fields.index("round")   # where a game (a named tuple) holds its round in play
 
 
@@ -211,6 +219,24 @@ class _ReferenceReplies:
         """Drop what was encoded for the last game: a new game may start from equal (even identical) results."""
         self._taken = self._results = None
         self._points = self._scores = ""
+
+    def pass_cards(self, seq: int, seat: int, cards: bytes) -> bytes | None:
+        """``seat`` passes the cards written (quoted, comma-separated) in ``cards``; return the reply, or None (nothing
+        passed) when the ordinary path must answer: a card not written canonically, twice, or a pass refused (the
+        reference's game is left as it was, and the ordinary path refuses it the same way)."""
+        try:
+            bits = [_QUOTED_BIT[text] for text in cards.split(b",")] if cards else []
+        except KeyError:
+            return None
+        mask = sum(bits)
+        if mask.bit_count() != len(bits):
+            return None
+        engine = self.engine
+        try:
+            engine.pass_cards(seat, CardSet.from_mask(mask))
+        except Exception:
+            return None
+        return step_line(seq, engine.observe(), engine.legal_plays().mask)
 
     def play(self, seq: int, text: str, seat: int | None = None) -> bytes | None:
         """``seat`` (None: the seat to move) plays the card ``text``; return the reply, or None (nothing played)

@@ -21,7 +21,7 @@ from hearts_ref.engine import EngineRejection, Observation
 from hearts_ref.engines.failures import EngineFailure
 from hearts_ref.engines.stdio import Step, read_reply
 from hearts_ref.protocol import (
-    CARD_TEXT, ERROR_KINDS, PHASES, WireError, cards_from_wire, decode, encode, encode_command,
+    CARD_TEXT, ERROR_KINDS, PHASES, WireError, cards_from_wire, cards_to_wire, decode, encode, encode_command,
     observation_from_wire, step_from_line,
 )
 from hearts_ref.serve import Server, serve
@@ -239,3 +239,27 @@ def test_games_of_other_sizes_one_after_another_read_alike_on_both_paths():
             reply = fast.reply_line(line)
             assert reply == encode(plain.answer(line))
             assert len(decode(reply)["observation"]["totals"]) == players
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.integers(0, 4), st.integers(2, 4), st.sampled_from(
+    ["as is", "lower case", "a card twice", "not held"])), min_size=1, max_size=6))
+def test_passes_read_alike_on_both_paths(seed, passes):
+    """A pass written as the runner writes it is made on the fast path: the same reply as the ordinary path's, a
+    refusal (out of turn, a card not held, too few) and a card not written canonically included."""
+    rng = random.Random(seed)
+    fast, plain = Server(ReferenceEngine()), Server(PlainReference())
+    rules = Rules()
+    hands = deal(rules, rng=rng)
+    lines = [encode_command(0, "new_game", {"rules": rules.to_dict()}),
+             encode_command(1, "start_round", {"hands": [cards_to_wire(hand) for hand in hands], "direction": "left"})]
+    for seq, (seat, count, how) in enumerate(passes, 2):
+        held = cards_to_wire(hands[seat % 4])
+        texts = rng.sample(held, count) if how != "not held" else ["2C", "3C", "4C"][:count]
+        if how == "lower case":
+            texts[0] = texts[0].lower()
+        elif how == "a card twice":
+            texts[-1] = texts[0]
+        lines.append(encode_command(seq, "pass", {"seat": seat, "cards": texts}))
+    for line in lines:
+        assert fast.reply_line(line) == encode(plain.answer(line))
