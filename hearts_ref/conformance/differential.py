@@ -59,7 +59,7 @@ from hearts_ref.conformance.diagnose import (
     StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
-from hearts_ref.conformance.forecast import Forecast
+from hearts_ref.conformance.forecast import Forecast, rewinds
 from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation
 from hearts_ref.conformance.link import link_for
 from hearts_ref.conformance.quick import quick_round, takes_rounds
@@ -100,7 +100,7 @@ class _Table(Verdicts):
         super().__init__()
         self.engine, self.rules, self.decider, self.negative = engine, rules, decider, negative
         self.engine_deals = _deals(engine)
-        forecasts = negative is None and callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
+        forecasts = negative is None and rewinds(decider)
         self.link = link_for(engine, lookahead=forecasts and not self.engine_deals)
         # the first round in one go (.quick), played step by step only when it differs
         self.quick = (forecasts and not self.engine_deals and not self.link.lookahead and max_steps is None

@@ -31,7 +31,16 @@ from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.round import RoundState
 
-__all__ = ["Forecast"]
+__all__ = ["Forecast", "rewinds"]
+
+
+def rewinds(decider: Any) -> bool:
+    """Whether ``decider`` can go back to where it was (``snapshot()``, ``restore()``), so that its choices can be made
+    ahead: as it says (``rewinds``), else whether its ``snapshot()`` gives a place to come back to."""
+    said = getattr(decider, "rewinds", None)
+    if said is not None:
+        return bool(said)
+    return callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
 
 
 class Forecast:

@@ -394,6 +394,8 @@ class PolicyDecider:
             self.script.append(rank if rank is not None and allowed == legal else rank_in(legal, index))
         return CARDS[index]
 
+    rewinds = True   # snapshot() always gives a place to come back to (forecast.rewinds)
+
     def snapshot(self) -> Any:
         """Where the choices stand: the policy's random state and the script's length."""
         return self.policy.rng.getstate(), len(self.script)
