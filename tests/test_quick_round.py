@@ -123,3 +123,35 @@ def test_a_card_openspiel_does_not_allow_ends_the_trace_with_its_legal_cards():
     shown, trace, final = engine.trace_round(hands, "none", [], [wrong])
     assert len(shown) == 1 and final is None and trace.legal == [1 << 0]   # only the two of clubs may lead
     assert trace.to_move == trace.hearts_broken == []   # no card played
+
+
+@pytest.mark.parametrize("stop", [1, 4, 5, 23, 48, 49, 51])
+def test_a_trace_that_stops_early_leaves_the_engine_as_the_moves_alone_do(stop):
+    """After the cards it took (a card not allowed ends a trace), the adapter shows and plays on as if each move had
+    been sent alone: its trick, its points, its seat to move."""
+    rules = OPENSPIEL
+    hands = deal(rules, seed=stop)
+    state = start_round(rules, hands, direction="none")
+    cards = []
+    for _ in range(stop):   # each seat plays its highest legal card
+        card = CARDS[list(bits_of(state.legal))[-1]]
+        cards.append(card.index)
+        state = state.play(card)
+    wrong = next(i for i in range(52) if not state.legal >> i & 1 and state.hands[state.to_play] >> i & 1) \
+        if state.legal != state.hands[state.to_play] else None
+    traced, alone = OpenSpielEngine(), OpenSpielEngine()
+    for engine in (traced, alone):
+        engine.new_game(rules)
+    traced.trace_round(hands, "none", [], cards + ([wrong] if wrong is not None else []))
+    alone.start_round(hands, "none")
+    alone.observe()
+    for index in cards:
+        alone.legal_plays()
+        alone.play(CARDS[index])
+    assert traced.observe() == alone.observe() and traced.legal_plays() == alone.legal_plays()
+    while not state.is_over:   # and both play on alike
+        card = CARDS[next(bits_of(state.legal))]
+        state = state.play(card)
+        for engine in (traced, alone):
+            engine.play(card)
+        assert traced.observe() == alone.observe()
