@@ -62,12 +62,14 @@ class Forecast:
         self.mark, self.made = self.decider.snapshot(), []
         return self._plays(state, allowed)
 
-    def make_round(self, state: RoundState) -> tuple[list[tuple[int, CardSet]], list[tuple[Card, int]]]:
+    def make_round(self, state: RoundState, *, mark: bool = True) -> tuple[list[tuple[int, CardSet]],
+                                                                          list[tuple[Card, int]]]:
         """Choose a round's passes (PASS-SIMULTANEOUS: the seats in the order the decider picks) and plays from its
         deal ``state``, as if the engine agreed at every step; return them: each pass as its seat and cards, each
-        play as its card and seat."""
+        play as its card and seat. ``mark``: take a snapshot of the decider, to come back to (without one, the
+        caller makes the decider afresh when the engine differs)."""
         decider = self.decider
-        self.mark, self.made = decider.snapshot(), []
+        self.mark, self.made = decider.snapshot() if mark else None, []
         passer = getattr(decider, "passer", None)
         passes = []
         while state.passing:

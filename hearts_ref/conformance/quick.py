@@ -42,9 +42,10 @@ def takes_rounds(engine: Any) -> bool:
 def quick_round(table: Any, hands: Any, direction: str) -> bool:
     """Judge the round just dealt on ``table``'s reference (a ``_Table`` of :mod:`.differential`) in one call to the
     engine; return True when it is judged (nothing differed: the table is past it), False when the round must be
-    played step by step (the engine and the decider are back at the round's start)."""
+    played step by step (the engine and the decider are back at the round's start; with no snapshot of the decider
+    taken, ``table.again``, the game is played again from its start)."""
     game, forecast = table.game, table.forecast
-    passes, plays = forecast.make_round(table.state)
+    passes, plays = forecast.make_round(table.state, mark=table.again is None)
     steps, plan = list(forecast.passes), list(forecast.plan)
     if not plan or not plan[-1][2].is_over:   # a round that does not play out (a deadlock): step by step
         return _back(table)
@@ -105,7 +106,8 @@ def _same_plays(trace: Any, plan: list[tuple[Any, Any, Any]], rules: Any, dealt:
 
 
 def _back(table: Any) -> bool:
-    """Undo a round tried in one go: the decider back to the round's start, the engine to its game's."""
+    """Undo a round tried in one go: the decider back to the round's start (when a snapshot was taken: else the game
+    is played again with a decider made afresh, ``table.again``), the engine to its game's."""
     table.forecast.depart()
     try:
         table.engine.new_game(table.rules)
