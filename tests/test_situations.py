@@ -159,6 +159,23 @@ def test_a_play_situation_is_reached_only_by_the_plays_it_names(rules):
     assert asked > 1_000
 
 
+def test_with_two_decks_either_copy_of_a_card_reaches_its_situations():
+    """Seed 003's game with two decks: the second Q♠ (or heart) played reaches what the first would."""
+    rules = Rules.preset("seed003", players=5)
+    copies = 0
+    for seed in range(10):
+        for result in random_game(rules, seed=seed).results:
+            for moment in moments(result, rules):
+                if moment.card < 52:
+                    continue
+                copies += 1
+                first = moment._replace(card=moment.card - 52)
+                for situation in SITUATIONS:
+                    if situation.scope == "play" and situation.applies(rules):
+                        assert bool(situation.test(moment, rules)) == bool(situation.test(first, rules)), situation.name
+    assert copies > 1_000
+
+
 def test_each_situation_is_recognised_in_a_round_built_for_it():
     rules = Rules(jd_bonus=True)
     plan = round_for(rules, "lead-hearts", random.Random(3), seat=1)

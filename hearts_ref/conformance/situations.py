@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES, Suit, suit_of
+from hearts_ref.cards import Suit, suit_of
 from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.game import Game, RoundResult, is_game_over
 from hearts_ref.legality import Context, breaks_hearts
@@ -49,7 +49,6 @@ from hearts_ref.conformance.script import direction_options
 __all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moments", "round_situations",
            "end_situations", "game_situations", "situation_rows", "dealt_directions", "TIE_SIZES"]
 
-_QS = QUEEN_OF_SPADES.index
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
 TIE_SIZES = (2, 3, 4)    # WIN-TIE: ties for the lowest total between this many seats
 # Every card but the hearts, but the point cards: a predicate asks of the hand first, the cheapest test that
@@ -212,11 +211,11 @@ SITUATIONS: tuple[Situation, ...] = (
               lambda rules: rules.first_trick_points == "allowed", cards=POINT_CARDS, plays="first-trick"),
     # 05 Hearts
     Situation("BREAK-QUEEN/queen-led", "the Q♠ was led while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.leading and m.unbroken, cards=QUEEN),
+              lambda m, rules: (1 << m.card) & QUEEN and m.context.leading and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-followed", "the Q♠ followed a spade lead while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.led_suit == _SPADES and m.unbroken, cards=QUEEN),
+              lambda m, rules: (1 << m.card) & QUEEN and m.context.led_suit == _SPADES and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-discarded", "the Q♠ was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.void and m.unbroken, cards=QUEEN),
+              lambda m, rules: (1 << m.card) & QUEEN and m.void and m.unbroken, cards=QUEEN),
     Situation("BREAK-DISCARD/heart-led", "a heart was led while hearts were unbroken", "play",
               lambda m, rules: suit_of(m.card) == _HEARTS and m.context.leading and m.unbroken, cards=HEARTS),
     Situation("BREAK-DISCARD/heart-followed", "a heart followed a heart lead while hearts were unbroken", "play",
