@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
@@ -197,6 +197,7 @@ class OpenSpielEngine:
         self._passing = direction != "none"
         # OpenSpiel's history: the direction, 52 deal actions, 12 pass actions when passing, the plays.
         self._first_play = 1 + 52 + (12 if self._passing else 0)
+        self._passed = 0   # the seats whose three cards OpenSpiel has taken
         self._played = []
         self._trick = ()
         self._legal = (-1, 0)
@@ -218,15 +219,17 @@ class OpenSpielEngine:
         self._pending[seat] = cards
         state = self.state
         # OpenSpiel takes the passes seat by seat, one card per action.
-        while state.current_player() in self._pending:
-            chosen = self._pending.pop(state.current_player())
+        current = state.current_player()
+        while current in self._pending:
+            chosen = self._pending.pop(current)
             legal = state.legal_actions()   # the seat's cards not chosen yet: its three distinct cards stay legal
-            for card in chosen:
-                action = ACTION_OF_CARD[card.index]
+            for action in _actions_of(chosen.mask):
                 if action not in legal:
-                    raise EngineRejection(f"OpenSpiel refuses to pass {card}", "PASS-COUNT")
+                    raise EngineRejection(f"OpenSpiel refuses to pass {CARDS[CARD_OF_ACTION[action]]}", "PASS-COUNT")
                 state.apply_action(action)
-        self._passing = len(state.history()) < self._first_play
+            self._passed += 1
+            current = state.current_player()
+        self._passing = self._passed < 4
 
     def legal_plays(self) -> CardSet:
         state = self.state
@@ -382,9 +385,17 @@ class Trace(NamedTuple):
     trick_sizes: tuple[int, ...]
 
 
-def _actions_of(mask: int) -> list[int]:
-    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices."""
-    return [ACTION_OF_CARD[index] for index in bits_of(mask)]
+def _actions_of(mask: int) -> tuple[int, ...]:
+    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices (looked up 8 cards at a
+    time: a deal asks this of every hand)."""
+    return (_BYTE_ACTIONS[0][mask & 255] + _BYTE_ACTIONS[1][mask >> 8 & 255] + _BYTE_ACTIONS[2][mask >> 16 & 255]
+            + _BYTE_ACTIONS[3][mask >> 24 & 255] + _BYTE_ACTIONS[4][mask >> 32 & 255]
+            + _BYTE_ACTIONS[5][mask >> 40 & 255] + _BYTE_ACTIONS[6][mask >> 48 & 255])
+
+
+# For the cards 8k to 8k+7 and each set of them (a byte of a mask): their OpenSpiel actions, in index order.
+_BYTE_ACTIONS = tuple(tuple(tuple(ACTION_OF_CARD[base + i] for i in range(8) if byte >> i & 1 and base + i < 52)
+                            for byte in range(256)) for base in range(0, 56, 8))
 
 
 _ZEROS = (0, 0, 0, 0)
