@@ -87,7 +87,7 @@ def test_the_trace_shows_what_observe_shows_after_each_move():
         state = state.play(card)
     engine = OpenSpielEngine()
     engine.new_game(rules)
-    shown, views, final = engine.trace_round(hands, "left", passes, cards)
+    shown, trace, final = engine.trace_round(hands, "left", passes, cards)
     one = OpenSpielEngine()
     one.new_game(rules)
     one.start_round(hands, "left")
@@ -95,14 +95,21 @@ def test_the_trace_shows_what_observe_shows_after_each_move():
     for seat, chosen in passes:
         one.pass_cards(seat, chosen)
         observed.append(one.observe())
-    assert shown == observed and len(views) == 52
-    for view, index in zip(views, cards):
-        assert view[0] == one.legal_plays().mask
+    assert shown == observed and len(trace.legal) == 52 and len(trace.to_move) == 51
+    readings = []
+    for k, index in enumerate(cards):
+        assert trace.legal[k] == one.legal_plays().mask
         one.play(CARDS[index])
-        if len(view) > 1:
+        if k < 51:
             o = one.observe()
             assert (o.phase, o.round_scores, o.totals, o.game_over, o.winners) == ("play", None, (0,) * 4, False, ())
-            assert view[1:] == (o.to_move, o.trick, o.hearts_broken, o.points_taken)
+            assert (trace.to_move[k], trace.hearts_broken[k]) == (o.to_move, o.hearts_broken)
+            size = trace.trick_sizes[k]
+            assert o.trick == tuple(str(CARDS[i]) for i in cards[k + 1 - size:k + 1]) if size else o.trick == ()
+            if k == 0 or size == 0:   # the points shown change only when a trick closes
+                readings.append(o.points_taken)
+            assert o.points_taken == readings[-1]
+    assert trace.points == readings and len(readings) == 13
     assert final == one.observe() and final.game_over
 
 
@@ -113,5 +120,38 @@ def test_a_card_openspiel_does_not_allow_ends_the_trace_with_its_legal_cards():
     engine.new_game(rules)
     opener = next(seat for seat in range(4) if 0 in [c.index for c in hands[seat]])   # who holds 2C
     wrong = max(c.index for c in hands[opener])
-    shown, views, final = engine.trace_round(hands, "none", [], [wrong])
-    assert len(shown) == 1 and final is None and views == [(1 << 0,)]   # only the two of clubs may lead
+    shown, trace, final = engine.trace_round(hands, "none", [], [wrong])
+    assert len(shown) == 1 and final is None and trace.legal == [1 << 0]   # only the two of clubs may lead
+    assert trace.to_move == trace.hearts_broken == []   # no card played
+
+
+@pytest.mark.parametrize("stop", [1, 4, 5, 23, 48, 49, 51])
+def test_a_trace_that_stops_early_leaves_the_engine_as_the_moves_alone_do(stop):
+    """After the cards it took (a card not allowed ends a trace), the adapter shows and plays on as if each move had
+    been sent alone: its trick, its points, its seat to move."""
+    rules = OPENSPIEL
+    hands = deal(rules, seed=stop)
+    state = start_round(rules, hands, direction="none")
+    cards = []
+    for _ in range(stop):   # each seat plays its highest legal card
+        card = CARDS[list(bits_of(state.legal))[-1]]
+        cards.append(card.index)
+        state = state.play(card)
+    wrong = next(i for i in range(52) if not state.legal >> i & 1 and state.hands[state.to_play] >> i & 1) \
+        if state.legal != state.hands[state.to_play] else None
+    traced, alone = OpenSpielEngine(), OpenSpielEngine()
+    for engine in (traced, alone):
+        engine.new_game(rules)
+    traced.trace_round(hands, "none", [], cards + ([wrong] if wrong is not None else []))
+    alone.start_round(hands, "none")
+    alone.observe()
+    for index in cards:
+        alone.legal_plays()
+        alone.play(CARDS[index])
+    assert traced.observe() == alone.observe() and traced.legal_plays() == alone.legal_plays()
+    while not state.is_over:   # and both play on alike
+        card = CARDS[next(bits_of(state.legal))]
+        state = state.play(card)
+        for engine in (traced, alone):
+            engine.play(card)
+        assert traced.observe() == alone.observe()

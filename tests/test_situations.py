@@ -22,7 +22,7 @@ from hearts_ref.conformance.endings import ending_plans
 from hearts_ref.conformance.policies import RANDOM_POLICIES, policy_for
 from hearts_ref.conformance.runner import game_decider, planned_games, run_differential
 from hearts_ref.conformance.situations import (
-    BY_NAME, SITUATIONS, Moment, applicable, end_situations, game_situations, moments,
+    BY_NAME, SITUATIONS, Moment, applicable, end_situations, game_situations, moments, round_situations,
 )
 from hearts_ref.conformance.targeted import game_plan, roles, targeted_every
 from hearts_ref.conformance.targets import reached, recipe_aims, recipes_for, round_for
@@ -132,6 +132,48 @@ def test_a_play_situation_is_reached_only_by_the_cards_it_names(rules):
                     asked += len(others)
                     assert not any(situation.test(moment._replace(card=c), rules) for c in others), situation.name
     assert asked > 10_000
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("openspiel"), Rules.preset("seed004"), THREE,
+                                   Rules.preset("seed003", players=5)],
+                         ids=["seed000", "openspiel", "seed004", "three", "two-decks"])
+def test_a_play_situation_is_reached_only_by_the_plays_it_names(rules):
+    """The runner asks a play situation only of the plays of its ``plays`` (the first trick, a later lead): of any
+    other play it is never true, and the situations counted are those of every play asked every question."""
+    named = [s for s in SITUATIONS if s.scope == "play" and s.plays is not None]
+    assert {s.plays for s in named} == {"first-trick", "later-lead"}
+    asked = 0
+    for seed in range(8):
+        for result in random_game(rules, seed=seed).results:
+            everything = set()
+            for moment in moments(result, rules):
+                context = moment.context
+                for situation in named:
+                    first, lead = situation.plays == "first-trick", situation.plays == "later-lead"
+                    if first and not context.first_trick or lead and (context.first_trick or not context.leading):
+                        asked += 1
+                        assert not situation.test(moment, rules), situation.name
+                everything |= {s.name for s in applicable(rules) if s.scope == "play" and s.test(moment, rules)}
+            counted = round_situations(result, rules)
+            assert {name for name in counted if BY_NAME[name].scope == "play"} == everything
+    assert asked > 1_000
+
+
+def test_with_two_decks_either_copy_of_a_card_reaches_its_situations():
+    """Seed 003's game with two decks: the second Q♠ (or heart) played reaches what the first would."""
+    rules = Rules.preset("seed003", players=5)
+    copies = 0
+    for seed in range(10):
+        for result in random_game(rules, seed=seed).results:
+            for moment in moments(result, rules):
+                if moment.card < 52:
+                    continue
+                copies += 1
+                first = moment._replace(card=moment.card - 52)
+                for situation in SITUATIONS:
+                    if situation.scope == "play" and situation.applies(rules):
+                        assert bool(situation.test(moment, rules)) == bool(situation.test(first, rules)), situation.name
+    assert copies > 1_000
 
 
 def test_each_situation_is_recognised_in_a_round_built_for_it():

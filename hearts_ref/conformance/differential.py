@@ -62,7 +62,7 @@ from hearts_ref.conformance.diagnose import (
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
 from hearts_ref.conformance.batch import batch_round
-from hearts_ref.conformance.forecast import Forecast
+from hearts_ref.conformance.forecast import Forecast, rewinds
 from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation
 from hearts_ref.conformance.link import link_for
 from hearts_ref.conformance.quick import quick_round, takes_rounds
@@ -76,19 +76,27 @@ expected_observation = reference_observation   # the reference's observation of 
 # Findings after which the engine's hands are no longer the reference's for the rest of the round.
 _HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
 _PASS_TRIES = 3   # passes offered to a seat whose engine refuses legal ones
+_AGAIN = "the first round differed, sent in one go: the game again from its start, step by step"
 
 
 def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None, stop_at_first: bool = False,
              max_steps: int | None = None, max_rounds: int | None = None, deadline: float | None = None,
-             clock: Callable[[], float] = time.monotonic) -> GameRun:
+             clock: Callable[[], float] = time.monotonic, again: Callable[[], Decider] | None = None) -> GameRun:
     """Play one game on the reference and ``engine`` with ``decider``'s choices; return what happened.
 
     ``negative``: a :class:`~hearts_ref.conformance.negative.NegativeChecks` that offers illegal
     moves first. ``max_steps``: stop (judged up to there) after this many steps; ``max_rounds``
-    and ``deadline`` (a ``clock()`` time): stop before dealing a round past them.
+    and ``deadline`` (a ``clock()`` time): stop before dealing a round past them. ``again``: makes
+    the game's decider afresh (the same choices again); a first round sent in one go (:mod:`.quick`)
+    is then forecast without a snapshot of the decider, and where it differs the game is played
+    again from its start, step by step, with a decider made afresh.
     """
-    table = _Table(engine, rules, decider, negative, stop_at_first, max_steps)
+    table = _Table(engine, rules, decider, negative, stop_at_first, max_steps, again)
     stopped = table.play(max_rounds, deadline, clock)
+    if stopped == _AGAIN and again is not None:
+        table = _Table(engine, rules, again(), negative, stop_at_first, max_steps)
+        table.quick = False
+        stopped = table.play(max_rounds, deadline, clock)
     if table.error is not None:
         restart_engine(engine)   # so that one failure fails one game, not every game after it
     return table.outcome("" if stopped == FIRST else stopped)
@@ -99,11 +107,12 @@ class _Table(Verdicts):
     (:class:`~.verdicts.Verdicts`: judging each step, keeping what it found, deciding when it stops)."""
 
     def __init__(self, engine: Engine, rules: Rules, decider: Decider, negative: Any, stop_at_first: bool,
-                 max_steps: int | None):
+                 max_steps: int | None, again: Callable[[], Decider] | None = None):
         super().__init__()
         self.engine, self.rules, self.decider, self.negative = engine, rules, decider, negative
+        self.again = again   # makes the decider afresh: the quick round then needs no snapshot of it
         self.engine_deals = _deals(engine)
-        forecasts = negative is None and callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
+        forecasts = negative is None and rewinds(decider)
         self.link = link_for(engine, lookahead=forecasts and not self.engine_deals)
         # the first round in one go (.quick), played step by step only when it differs
         self.quick = (forecasts and not self.engine_deals and not self.link.lookahead and max_steps is None
@@ -162,8 +171,11 @@ class _Table(Verdicts):
             hands = decider.deal(self.rules, number)
             direction = decider.direction(self.rules, number)
             self.begin_round(hands, direction)
-            if self.quick and number == 1 and quick_round(self, hands, direction):
-                return None
+            if self.quick and number == 1:
+                if quick_round(self, hands, direction):
+                    return None
+                if self.again is not None:   # no snapshot to go back to: the game again from its start
+                    return _AGAIN
             if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
                 early = self.link.sender(hands, direction)   # the moves sent on as they are forecast
                 self.link.send_round(hands, direction, *self.forecast.make_round(self.state, early))

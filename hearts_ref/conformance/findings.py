@@ -99,7 +99,7 @@ class GameRun:
     its end (the phases diverged, a deadlock of the rules, a limit, the engine declined).
     """
 
-    script: list[int]
+    choices: Any   # the game's script, or the decider that recorded it (its ``script``, read when first asked for)
     findings: list[Deviation]
     steps: int
     rounds: int
@@ -111,6 +111,13 @@ class GameRun:
     error: Deviation | None = None   # the engine failure that ended the game
     repeats: dict[tuple[str, str], int] = field(default_factory=dict)
     reference: Game | None = None   # the reference's game as played, its round in play included
+
+    @property
+    def script(self) -> list[int]:
+        """The game's choices (:mod:`.script`), to replay it."""
+        if not isinstance(self.choices, list):
+            self.choices = self.choices.script
+        return self.choices
 
     @property
     def deviation(self) -> Deviation | None:

@@ -31,7 +31,16 @@ from hearts_ref.cards import Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.round import RoundState
 
-__all__ = ["Forecast"]
+__all__ = ["Forecast", "rewinds"]
+
+
+def rewinds(decider: Any) -> bool:
+    """Whether ``decider`` can go back to where it was (``snapshot()``, ``restore()``), so that its choices can be made
+    ahead: as it says (``rewinds``), else whether its ``snapshot()`` gives a place to come back to."""
+    said = getattr(decider, "rewinds", None)
+    if said is not None:
+        return bool(said)
+    return callable(getattr(decider, "snapshot", None)) and decider.snapshot() is not None
 
 
 class Forecast:
@@ -53,13 +62,15 @@ class Forecast:
         self.mark, self.made = self.decider.snapshot(), []
         return self._plays(state, allowed)
 
-    def make_round(self, state: RoundState, sink: Any = None) -> tuple[list[tuple[int, CardSet]], list[tuple[Card, int]]]:
+    def make_round(self, state: RoundState, sink: Any = None, *, mark: bool = True) -> tuple[
+            list[tuple[int, CardSet]], list[tuple[Card, int]]]:
         """Choose a round's passes (PASS-SIMULTANEOUS: the seats in the order the decider picks) and plays from its
         deal ``state``, as if the engine agreed at every step; return them: each pass as its seat and cards, each
         play as its card and seat. ``sink``: told the passes and the plays chosen so far once half the round's cards
-        are chosen, to send them on while the rest is chosen."""
+        are chosen, to send them on while the rest is chosen. ``mark``: take a snapshot of the decider, to come back
+        to (without one, the caller makes the decider afresh when the engine differs)."""
         decider = self.decider
-        self.mark, self.made = decider.snapshot(), []
+        self.mark, self.made = decider.snapshot() if mark else None, []
         passer = getattr(decider, "passer", None)
         passes = []
         while state.passing:

@@ -29,7 +29,7 @@ from typing import Any
 
 from hearts_ref.engine import Observation, observe_game
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.judge import TEXT, reference_observation
+from hearts_ref.conformance.judge import reference_observation
 
 __all__ = ["quick_round", "takes_rounds"]
 
@@ -42,22 +42,27 @@ def takes_rounds(engine: Any) -> bool:
 def quick_round(table: Any, hands: Any, direction: str) -> bool:
     """Judge the round just dealt on ``table``'s reference (a ``_Table`` of :mod:`.differential`) in one call to the
     engine; return True when it is judged (nothing differed: the table is past it), False when the round must be
-    played step by step (the engine and the decider are back at the round's start)."""
+    played step by step (the engine and the decider are back at the round's start; with no snapshot of the decider
+    taken, ``table.again``, the game is played again from its start)."""
     game, forecast = table.game, table.forecast
-    passes, plays = forecast.make_round(table.state)
+    passes, plays = forecast.make_round(table.state, mark=table.again is None)
     steps, plan = list(forecast.passes), list(forecast.plan)
     if not plan or not plan[-1][2].is_over:   # a round that does not play out (a deadlock): step by step
         return _back(table)
     try:
-        shown, views, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
+        shown, trace, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
     except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
         return _back(table)
     expected, taken = _pass_observations(game, table.state, steps)
     if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
-            or len(views) != len(plan) or type(final) is not Observation or any(game.totals)
-            or game.results or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
+            or type(final) is not Observation or any(game.totals) or game.results
+            or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
         return _back(table)
-    if views[:-1] != _play_views(plan, table.rules, taken) or views[-1] != (plan[-1][0].legal,):
+    try:
+        same = _same_plays(trace, plan, table.rules, taken)
+    except (AttributeError, TypeError):   # not a trace: the step-by-step loop judges what the engine shows
+        same = False
+    if not same:
         return _back(table)
     before, card, _ = plan[-1]
     scored = game._replace(round=before).play(card)
@@ -78,26 +83,31 @@ def _pass_observations(game: Any, dealt: Any, steps: list[tuple[Any, ...]]) -> t
             for state in [dealt] + [step[-1] for step in steps]], (taken, points)
 
 
-def _play_views(plan: list[tuple[Any, Any, Any]], rules: Any, dealt: tuple[Any, Any]) -> list[tuple[Any, ...]]:
-    """For each play but the last: the reference's legal set before it, and after it the seat to move, the trick
-    (as text), hearts broken and the points taken, each worked out from the play before (as the play loop does;
-    ``dealt``: the cards taken at the deal and their points, the first play's when no card was taken since)."""
+def _same_plays(trace: Any, plan: list[tuple[Any, Any, Any]], rules: Any, dealt: tuple[Any, Any]) -> bool:
+    """Whether what the engine showed around the plays (a trace: :class:`~hearts_ref.engines.openspiel.Trace`) is
+    what the reference shows: before each play its legal set; after each but the last the seat to move, hearts
+    broken, the trick (its size: its cards are the last played), and the points taken, which change only when a
+    trick closes (``dealt``: the cards taken at the deal and their points, the first play's when no card was taken
+    since)."""
+    played = plan[:-1]
+    if (trace.legal != [before.legal for before, _, _ in plan]
+            or trace.to_move != [after.to_play for _, _, after in played]
+            or trace.hearts_broken != [after.context.hearts_broken for _, _, after in played]
+            or list(trace.trick_sizes[:len(played)]) != [len(after.trick) for _, _, after in played]):
+        return False
     first = plan[0][0]
-    trick = tuple(map(TEXT.__getitem__, first.trick))
     points = dealt[1] if first.taken is dealt[0] else first.points_taken()
-    views = []
-    for before, card, after in plan[:-1]:
-        if after.trick:
-            trick = trick + (TEXT[card.index],)
-        else:
-            trick, winner = (), after.leader
-            points = points[:winner] + (card_points(after.taken[winner], rules),) + points[winner + 1:]
-        views.append((before.legal, after.to_play, trick, after.context.hearts_broken, points))
-    return views
+    readings = [points]
+    for _, _, after in played[3::4]:   # the plays that close a trick (the trick sizes are the engine's: 1, 2, 3, 0)
+        winner = after.leader
+        points = points[:winner] + (card_points(after.taken[winner], rules),) + points[winner + 1:]
+        readings.append(points)
+    return trace.points == readings
 
 
 def _back(table: Any) -> bool:
-    """Undo a round tried in one go: the decider back to the round's start, the engine to its game's."""
+    """Undo a round tried in one go: the decider back to the round's start (when a snapshot was taken: else the game
+    is played again with a decider made afresh, ``table.again``), the engine to its game's."""
     table.forecast.depart()
     try:
         table.engine.new_game(table.rules)

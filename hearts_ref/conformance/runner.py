@@ -20,6 +20,7 @@ difference instead, as quick as a campaign can be.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -185,8 +186,9 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         began = clock()
         negative = NegativeChecks() if kind == "negative" else None
         decider = game_decider(seed, kind, i, capabilities, tuple(policies), every)
+        again = functools.partial(game_decider, seed, kind, i, capabilities, tuple(policies), every)
         run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
-                       max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline)
+                       max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline, again=again)
         report.rounds += run.rounds
         if run.game is not None:
             report.add_coverage(game_coverage(run.game))

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hearts_ref.cards import QUEEN_OF_SPADES, Suit, suit_of
+from hearts_ref.cards import Suit, suit_of
 from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS
 from hearts_ref.game import Game, RoundResult, is_game_over
 from hearts_ref.legality import Context, breaks_hearts
@@ -49,7 +49,6 @@ from hearts_ref.conformance.script import direction_options
 __all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moments", "round_situations",
            "end_situations", "game_situations", "situation_rows", "dealt_directions", "TIE_SIZES"]
 
-_QS = QUEEN_OF_SPADES.index
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
 TIE_SIZES = (2, 3, 4)    # WIN-TIE: ties for the lowest total between this many seats
 # Every card but the hearts, but the point cards: a predicate asks of the hand first, the cheapest test that
@@ -90,6 +89,7 @@ class Situation:
     test: Callable[..., bool]
     applies: Callable[[Rules], bool] = lambda rules: True
     cards: int | None = None   # ``play`` scope: the cards whose play it can be (None: any card)
+    plays: str | None = None   # ``play`` scope: the plays it can be: "first-trick", "later-lead" (None: any play)
 
     @property
     def rule_id(self) -> str:
@@ -193,28 +193,29 @@ SITUATIONS: tuple[Situation, ...] = (
     *(_direction(direction) for direction in ("left", "right", "across", "none")),
     # 03 Leading
     Situation("LEAD-HEARTS/only-hearts", "a leader held only hearts while they were unbroken", "play",
-              lambda m, rules: not m.hand & _NOT_HEARTS and m.later_lead, _lead_restricted),
+              lambda m, rules: not m.hand & _NOT_HEARTS and m.later_lead, _lead_restricted, plays="later-lead"),
     Situation("LEAD-HEARTS/hearts-and-queen", "a leader held only hearts and the Q♠ while hearts were unbroken "
               "(can_lead_hearts_instead_of_qs decides whether a heart may be led)", "play",
               lambda m, rules: not m.hand & _NOT_POINTS and m.hand & QUEEN and m.hand & HEARTS and m.later_lead,
-              _lead_restricted),
+              _lead_restricted, plays="later-lead"),
     # 04 Following
     Situation("FIRST-EXCEPTION/only-points", "a seat void on the first trick held only point cards", "play",
               lambda m, rules: not m.hand & _NOT_POINTS and _first_void(m),
-              lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= (POINT_CARDS & rules.deck_mask).bit_count()),
+              lambda rules: rules.first_trick_points == "exception" and rules.hand_size <= (POINT_CARDS & rules.deck_mask).bit_count(),
+              plays="first-trick"),
     Situation("FIRST-NO-POINTS/points-held", "a seat void on the first trick held point cards and other cards", "play",
               lambda m, rules: m.context.first_trick and m.hand & POINT_CARDS and m.hand & _NOT_POINTS and m.void,
-              lambda rules: rules.first_trick_points != "allowed"),
+              lambda rules: rules.first_trick_points != "allowed", plays="first-trick"),
     Situation("FIRST-NO-POINTS/point-discarded", "a point card was discarded on the first trick (allowed)", "play",
               lambda m, rules: (1 << m.card) & POINT_CARDS and _first_void(m),
-              lambda rules: rules.first_trick_points == "allowed", cards=POINT_CARDS),
+              lambda rules: rules.first_trick_points == "allowed", cards=POINT_CARDS, plays="first-trick"),
     # 05 Hearts
     Situation("BREAK-QUEEN/queen-led", "the Q♠ was led while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.leading and m.unbroken, cards=QUEEN),
+              lambda m, rules: (1 << m.card) & QUEEN and m.context.leading and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-followed", "the Q♠ followed a spade lead while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.context.led_suit == _SPADES and m.unbroken, cards=QUEEN),
+              lambda m, rules: (1 << m.card) & QUEEN and m.context.led_suit == _SPADES and m.unbroken, cards=QUEEN),
     Situation("BREAK-QUEEN/queen-discarded", "the Q♠ was discarded while hearts were unbroken", "play",
-              lambda m, rules: m.card == _QS and m.void and m.unbroken, cards=QUEEN),
+              lambda m, rules: (1 << m.card) & QUEEN and m.void and m.unbroken, cards=QUEEN),
     Situation("BREAK-DISCARD/heart-led", "a heart was led while hearts were unbroken", "play",
               lambda m, rules: suit_of(m.card) == _HEARTS and m.context.leading and m.unbroken, cards=HEARTS),
     Situation("BREAK-DISCARD/heart-followed", "a heart followed a heart lead while hearts were unbroken", "play",
@@ -263,8 +264,9 @@ def applicable(rules: Rules, *, directions: set[str] | None = None) -> tuple[Sit
 _APPLICABLE: dict[tuple[Rules, frozenset[str] | None], tuple[Situation, ...]] = {}   # kept per ruleset
 
 
-def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
-    """Each play of a finished round, with the seat's hand before it and its context, in play order.
+def moments(result: RoundResult, rules: Rules, *, unbroken: bool = False) -> Iterator[Moment]:
+    """Each play of a finished round, with the seat's hand before it and its context, in play order; with
+    ``unbroken``, only those of the first trick and those while hearts are unbroken (up to the play that breaks them).
 
     The hands after the pass come from :func:`~hearts_ref.round.exchange` and hearts broken from
     :func:`~hearts_ref.legality.breaks_hearts`, the functions the engine plays with.
@@ -274,6 +276,8 @@ def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
     broken = False
     n = rules.players
     for number, trick in enumerate(result.tricks):
+        if unbroken and broken and number:
+            return
         first = number == 0
         indices = trick.indices
         led = suit_of(indices[0])
@@ -284,8 +288,12 @@ def moments(result: RoundResult, rules: Rules) -> Iterator[Moment]:
             if seats is not None:
                 seat = seats[position]
             yield _new(Moment, (seat, hands[seat], context, card))
-            hands[seat] &= ~(1 << card)
-            broken = broken or bool(breaks_hearts(1 << card, context, rules))
+            played = 1 << card
+            hands[seat] &= ~played
+            if not broken and breaks_hearts(played, context, rules):
+                broken = True
+                if unbroken and not first:
+                    return
             seat = (seat + 1) % n
             context = _context(False, led, first, broken)
 
@@ -318,16 +326,13 @@ def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
 
 def round_situations(result: RoundResult, rules: Rules) -> set[str]:
     """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
-    by_card, every = _play_tests(rules)
+    by_kind, every = _play_tests(rules)
     found: set[str] = set()
     left = len(every)   # the play situations not reached yet
     if left:
-        for moment in moments(result, rules):
-            context = moment.context
-            if context.hearts_broken and not context.first_trick:
-                break       # every play situation is on the first trick or while hearts are unbroken
-            card = moment.card
-            for name, test in by_card[card] if 0 <= card < len(by_card) else every:
+        for moment in moments(result, rules, unbroken=True):   # each play situation is on the first trick or
+            context = moment.context                               # while hearts are unbroken
+            for name, test in by_kind[context.first_trick, context.leading][moment.card]:
                 if name not in found and test(moment, rules):
                     found.add(name)
                     left -= 1
@@ -339,15 +344,22 @@ def round_situations(result: RoundResult, rules: Rules) -> set[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _play_tests(rules: Rules) -> tuple[tuple[tuple[tuple[str, Callable[..., bool]], ...], ...],
+def _play_tests(rules: Rules) -> tuple[dict[tuple[bool, bool], tuple[tuple[tuple[str, Callable[..., bool]], ...], ...]],
                                        tuple[tuple[str, Callable[..., bool]], ...]]:
-    """The names and predicates of the ``play`` situations of ``rules``: by card played (those it can be, from their
-    ``cards``), and all of them (for a card past the table)."""
-    every = tuple((s.name, s.test) for s in _scoped("play", rules))
-    cards = {s.name: s.cards for s in _scoped("play", rules)}
-    by_card = tuple(tuple((name, test) for name, test in every if cards[name] is None or cards[name] >> card & 1)
-                    for card in range(104))
-    return by_card, every
+    """The names and predicates of the ``play`` situations of ``rules``: for each kind of play (on the first trick
+    or not, a lead or not) by card played, those it can be (from their ``plays`` and ``cards``); and all of them."""
+    scoped = _scoped("play", rules)
+    every = tuple((s.name, s.test) for s in scoped)
+
+    def can_be(s: Situation, first: bool, leading: bool, card: int) -> bool:
+        if s.plays == "first-trick" and not first or s.plays == "later-lead" and (first or not leading):
+            return False
+        return s.cards is None or bool(s.cards >> card & 1)
+
+    by_kind = {(first, leading): tuple(tuple((s.name, s.test) for s in scoped if can_be(s, first, leading, card))
+                                       for card in range(104))
+               for first in (True, False) for leading in (True, False)}
+    return by_kind, every
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:

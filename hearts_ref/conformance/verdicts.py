@@ -126,7 +126,7 @@ class Verdicts:
         negative = self.negative
         played_out = not stopped and self.game.over and self.error is None
         reference = self.game if self.state is None else self.game._replace(round=self.state)
-        return GameRun(self.decider.script, self.findings, self.step, self.number,
+        return GameRun(self.decider, self.findings, self.step, self.number,
                        negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
                        self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
                        reference)

@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS, Card, Suit
-from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 
-__all__ = ["OpenSpielEngine", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
+__all__ = ["OpenSpielEngine", "Trace", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
            "OPENSPIEL_PARAMETERS", "ACTION_OF_CARD", "CARD_OF_ACTION", "DIRECTION_ACTIONS"]
 
 # OpenSpiel's suit order within an action (a % 4) is clubs, diamonds, hearts, spades.
@@ -197,6 +197,7 @@ class OpenSpielEngine:
         self._passing = direction != "none"
         # OpenSpiel's history: the direction, 52 deal actions, 12 pass actions when passing, the plays.
         self._first_play = 1 + 52 + (12 if self._passing else 0)
+        self._passed = 0   # the seats whose three cards OpenSpiel has taken
         self._played = []
         self._trick = ()
         self._legal = (-1, 0)
@@ -218,15 +219,17 @@ class OpenSpielEngine:
         self._pending[seat] = cards
         state = self.state
         # OpenSpiel takes the passes seat by seat, one card per action.
-        while state.current_player() in self._pending:
-            chosen = self._pending.pop(state.current_player())
+        current = state.current_player()
+        while current in self._pending:
+            chosen = self._pending.pop(current)
             legal = state.legal_actions()   # the seat's cards not chosen yet: its three distinct cards stay legal
-            for card in chosen:
-                action = ACTION_OF_CARD[card.index]
+            for action in _actions_of(chosen.mask):
                 if action not in legal:
-                    raise EngineRejection(f"OpenSpiel refuses to pass {card}", "PASS-COUNT")
+                    raise EngineRejection(f"OpenSpiel refuses to pass {CARDS[CARD_OF_ACTION[action]]}", "PASS-COUNT")
                 state.apply_action(action)
-        self._passing = len(state.history()) < self._first_play
+            self._passed += 1
+            current = state.current_player()
+        self._passing = self._passed < 4
 
     def legal_plays(self) -> CardSet:
         state = self.state
@@ -264,53 +267,61 @@ class OpenSpielEngine:
         self._trick = self._trick + (_TEXT_OF_ACTION[action],) if len(self._trick) < 4 else (_TEXT_OF_ACTION[action],)
 
     def trace_round(self, hands: Sequence[CardSet], direction: str, passes: Sequence[tuple[int, CardSet]],
-                    cards: Sequence[int]) -> tuple[list[Observation], list[tuple[Any, ...]], Observation | None]:
+                    cards: Sequence[int]) -> tuple[list[Observation], Trace, Observation | None]:
         """Play a round's moves in one call (its deal, the passes, the cards by index, each by the seat to move) and
-        return what OpenSpiel showed: its observation after the deal and after each pass; for each card but the
-        last, its legal cards before it (a mask) and its observation after it as the fields a play changes
-        (:meth:`play_view`: the rest is the play phase's, no round scores, totals at zero, the game not over);
-        its observation after the last card. A refused move raises, as the move alone would; a card OpenSpiel
-        does not allow ends the trace before it (its legal cards the last entry)."""
+        return what OpenSpiel showed: its observation after the deal and after each pass; what it showed around the
+        cards (a :class:`Trace`: before each card its legal cards, after each but the last the fields a play
+        changes; the rest is the play phase's, no round scores, totals at zero, the game not over); its observation
+        after the last card. A refused move raises, as the move alone would; a card OpenSpiel does not allow ends
+        the trace before it (its legal cards the last entry of ``legal``), as does a card the seat does not hold."""
         self.start_round(hands, direction)
         shown = [self.observe()]
         for seat, chosen in passes:
             self.pass_cards(seat, chosen)
             shown.append(self.observe())
-        plays: list[tuple[Any, ...]] = []
+        legal: list[int] = []
+        seats: list[int] = []
+        hearts: list[bool] = []
+        readings: list[tuple[int, ...]] = []
+        trace = Trace(legal, seats, hearts, readings, _TRICK_SIZES)
         if self._passing:
-            return shown, plays, None
-        # The plays, as play() and play_view() make and show them, with their lookups bound once (and the trick
-        # and the points kept in locals, written back as play() keeps them).
+            return shown, trace, None
+        # The plays, as play() and play_view() make and show them, with their lookups bound once: OpenSpiel's legal
+        # actions before each card, its seat to move and hearts broken after it, its points read again only when a
+        # trick closes (the first card's too), as play_view() reads them.
         state, played, last = self.state, self._played, len(cards) - 1
         legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
         hearts_broken, points, bit = state.hearts_broken, state.points, _BIT_OF_ACTION.__getitem__
-        add, note = plays.append, played.append
-        trick, (taken, scores) = self._trick, self._points
+        allowed, seat_to_move, broken, note = legal.append, seats.append, hearts.append, played.append
+        taken, scores = self._points
+        if taken == 0:   # read when the cards were passed, before the first card: what it shows after it
+            readings.append(scores)
         for k, index in enumerate(cards):
             actions = legal_actions()
             mask = bit(actions[0]) if len(actions) == 1 else sum(map(bit, actions))
+            allowed(mask)
             if not mask >> index & 1:
-                add((mask,))
                 break
             n = len(played) + 1
             if k == last or n == 49:   # the last trick: as play() keeps it for the round's points
-                self._trick, self._points = trick, (taken, scores)
+                self._trick = tuple(_TEXT_OF_ACTION[a] for a in played[(n - 1) // 4 * 4:])
                 self._apply(index, mask)
                 if k == last:
-                    add((mask,))
-                    return shown, plays, self.observe()
-                trick = self._trick
+                    self._points = (taken, readings[-1] if readings else self._points[1])
+                    return shown, trace, self.observe()
             else:
                 action = ACTION_OF_CARD[index]
                 apply_action(action)
                 note(action)
-                text = _TEXT_OF_ACTION[action]
-                trick = trick + (text,) if len(trick) < 4 else (text,)
             if taken != n // 4:   # a trick taken (or the first play): OpenSpiel's points read again
-                taken, scores = n // 4, (points(0), points(1), points(2), points(3))
-            add((mask, current_player(), trick if n % 4 else (), hearts_broken(), scores))
-        self._trick, self._points = trick, (taken, scores)
-        return shown, plays, None
+                taken = n // 4
+                readings.append((points(0), points(1), points(2), points(3)))
+            seat_to_move(current_player())
+            broken(hearts_broken())
+        n = len(played)
+        self._trick = tuple(_TEXT_OF_ACTION[a] for a in played[(n - 1) // 4 * 4:]) if n else ()
+        self._points = (taken, readings[-1] if readings else self._points[1])
+        return shown, trace, None
 
     def observe(self) -> Observation:
         state = self.state
@@ -358,12 +369,37 @@ class OpenSpielEngine:
         return tuple(p + (points if seat == winner else 0) for seat, p in enumerate(before))
 
 
-def _actions_of(mask: int) -> list[int]:
-    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices."""
-    return [ACTION_OF_CARD[index] for index in bits_of(mask)]
+class Trace(NamedTuple):
+    """What OpenSpiel showed around the cards of a round sent in one go (:meth:`OpenSpielEngine.trace_round`).
+
+    ``legal``: its legal cards (a mask) before each card sent, as far as the trace went; after each card but the
+    last, ``to_move`` (the seat to move) and ``hearts_broken``; ``points``: its points taken after the first card
+    and after each trick closed but the last (the points it shows until the next trick closes); ``trick_sizes``:
+    the cards of the trick it shows after each card but the last, which are the last that many cards played.
+    """
+
+    legal: list[int]
+    to_move: list[int]
+    hearts_broken: list[bool]
+    points: list[tuple[int, ...]]
+    trick_sizes: tuple[int, ...]
+
+
+def _actions_of(mask: int) -> tuple[int, ...]:
+    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices (looked up 8 cards at a
+    time: a deal asks this of every hand)."""
+    return (_BYTE_ACTIONS[0][mask & 255] + _BYTE_ACTIONS[1][mask >> 8 & 255] + _BYTE_ACTIONS[2][mask >> 16 & 255]
+            + _BYTE_ACTIONS[3][mask >> 24 & 255] + _BYTE_ACTIONS[4][mask >> 32 & 255]
+            + _BYTE_ACTIONS[5][mask >> 40 & 255] + _BYTE_ACTIONS[6][mask >> 48 & 255])
+
+
+# For the cards 8k to 8k+7 and each set of them (a byte of a mask): their OpenSpiel actions, in index order.
+_BYTE_ACTIONS = tuple(tuple(tuple(ACTION_OF_CARD[base + i] for i in range(8) if byte >> i & 1 and base + i < 52)
+                            for byte in range(256)) for base in range(0, 56, 8))
 
 
 _ZEROS = (0, 0, 0, 0)
+_TRICK_SIZES = tuple(n % 4 for n in range(1, 52))   # the cards of the trick after each card of a round but the last
 _NO_CARDS = CardSet()
 _BEFORE_ROUND = Observation("round-over", None, (), False, _ZEROS, None, _ZEROS, False, ())
 _TEXT_OF_ACTION = tuple(str(CARDS[i]) for i in CARD_OF_ACTION)
