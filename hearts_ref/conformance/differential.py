@@ -29,10 +29,9 @@ forecast would replay the game, and the engine would deal other hands).
 
 An engine that plays a whole round in one call (``trace_round``: OpenSpiel's adapter) is sent
 a game's first round so, forecast, and the steps are compared all together (:mod:`.quick`);
-where anything differs the round is played again step by step, and judged here. An engine
-program sent each round whole (:class:`~.link.LookaheadLink`) has the round judged from its
-reply lines in one go when each is the line an agreeing engine writes (:mod:`.batch`), and
-step by step here otherwise. Judging a step, keeping findings and stopping are :mod:`.verdicts`.
+where anything differs the round is played again step by step, and judged here; so is a round
+sent whole to an engine program, unless its reply lines are an agreeing engine's (:mod:`.batch`).
+Judging a step, keeping findings and stopping are :mod:`.verdicts`.
 
 >>> from hearts_ref.engine import ReferenceEngine
 >>> from hearts_ref.variants import Rules
