@@ -56,6 +56,9 @@ def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(seat for seat, total in enumerate(totals) if total == low)
 
 
+_new = tuple.__new__   # a named tuple built from its fields in order, without _make's checks
+
+
 class Game(NamedTuple):
     """The state of a game. Immutable: every method returns a new game.
 
@@ -118,8 +121,8 @@ class Game(NamedTuple):
     def play(self, card: Card) -> Game:
         """Return the game after the seat to move plays ``card``; a finished round is scored at once."""
         state = self._current().play(card)
-        if not state.is_over:
-            return self._replace(round=state)
+        if not state.is_over:   # the game with its round in play moved on (what _replace(round=state) gives)
+            return _new(Game, (self.rules, self.seed, self.results, self.totals, state, self.over))
         return self._finish(state)
 
     def _current(self) -> RoundState:

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine, takes_seat
-from hearts_ref.game import Game
 from hearts_ref.errors import IllegalPlayError, RulesError
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet
@@ -201,7 +200,6 @@ _PLAY_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"play","card":"((?
 _PASS_LINE = re.compile(rb'\{"seq":(0|[1-9][0-9]{0,17}),"cmd":"pass","seat":([0-9]),"cards":\[([^\]]*)\]\}\r?\n?')
 _INDEX = {text: index for index, text in enumerate(CARD_TEXT)}
 _QUOTED_BIT = {f'"{text}"'.encode(): 1 << index for index, text in enumerate(CARD_TEXT)}
-_ROUND = Game._fields.index("round")   # where a game (a named tuple) holds its round in play
 
 
 class _ReferenceReplies:
@@ -248,13 +246,11 @@ class _ReferenceReplies:
         if state is None or state.to_play < 0 or not state.legal >> index & 1 or seat not in (None, state.to_play):
             return None                      # no round, an illegal card, or out of turn: refused on the ordinary path
         before = state
-        card = CARDS[index]
-        state = before.play(card)
-        if state.is_over or state.to_play < 0:   # the round is over: the game scores it, the reply is the whole sheet
-            engine.play(card)
+        engine.play(CARDS[index])
+        game = engine.game
+        state = game.round
+        if state is None or state.to_play < 0:   # the round is over: the game scored it, the reply is the whole sheet
             return step_line(seq, engine.observe(), engine.legal_plays().mask)
-        # what Game.play makes of a play the round goes on after (its _replace(round=...), built directly)
-        engine.game = tuple.__new__(type(game), game[:_ROUND] + (state,) + game[_ROUND + 1:])
         if state.taken is not self._taken:   # a trick was taken (SCORE-POINTS): its winner's points change
             if before.taken is self._taken:
                 winner = state.leader

@@ -12,7 +12,7 @@ import pytest
 
 from hearts_ref import CARDS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.cli import main
-from hearts_ref.conformance import differential
+from hearts_ref.conformance import quick
 from hearts_ref.conformance.batch import round_lines
 from hearts_ref.conformance.link import LookaheadLink
 from hearts_ref.engines import StdioEngine
@@ -45,7 +45,7 @@ def test_the_report_is_the_step_by_step_loops(name, tmp_path, monkeypatch, capsy
 
     monkeypatch.setattr(LookaheadLink, "take_round", counted)
     judged = conform(ENGINES[name], tmp_path / "judged.json")
-    monkeypatch.setattr(differential, "batch_round", lambda table: False)
+    monkeypatch.setattr(quick, "batch_round", lambda table: False)
     stepped = conform(ENGINES[name], tmp_path / "stepped.json")
     capsys.readouterr()
     assert judged == stepped

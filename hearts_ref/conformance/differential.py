@@ -60,11 +60,10 @@ from hearts_ref.conformance.diagnose import (
     StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
-from hearts_ref.conformance.batch import batch_round
 from hearts_ref.conformance.forecast import Forecast, rewinds
 from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation
 from hearts_ref.conformance.link import link_for
-from hearts_ref.conformance.quick import quick_round, takes_rounds
+from hearts_ref.conformance.quick import AGAIN, takes_rounds, whole_round
 from hearts_ref.conformance.script import Decider
 from hearts_ref.conformance.verdicts import FIRST, Verdicts
 
@@ -75,7 +74,6 @@ expected_observation = reference_observation   # the reference's observation of 
 # Findings after which the engine's hands are no longer the reference's for the rest of the round.
 _HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
 _PASS_TRIES = 3   # passes offered to a seat whose engine refuses legal ones
-_AGAIN = "the first round differed, sent in one go: the game again from its start, step by step"
 
 
 def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = None, stop_at_first: bool = False,
@@ -92,7 +90,7 @@ def run_game(engine: Engine, rules: Rules, decider: Decider, *, negative: Any = 
     """
     table = _Table(engine, rules, decider, negative, stop_at_first, max_steps, again)
     stopped = table.play(max_rounds, deadline, clock)
-    if stopped == _AGAIN and again is not None:
+    if stopped == AGAIN and again is not None:
         table = _Table(engine, rules, again(), negative, stop_at_first, max_steps)
         table.quick = False
         stopped = table.play(max_rounds, deadline, clock)
@@ -170,16 +168,9 @@ class _Table(Verdicts):
             hands = decider.deal(self.rules, number)
             direction = decider.direction(self.rules, number)
             self.begin_round(hands, direction)
-            if self.quick and number == 1:
-                if quick_round(self, hands, direction):
-                    return None
-                if self.again is not None:   # no snapshot to go back to: the game again from its start
-                    return _AGAIN
-            if self.link.lookahead and self.link.rounds and not self.link.ahead:   # the whole round in one go
-                early = self.link.sender(hands, direction)   # the moves sent on as they are forecast
-                self.link.send_round(hands, direction, *self.forecast.make_round(self.state, early))
-                if batch_round(self):   # every reply as the reference's would be written: judged at once
-                    return None
+            whole = whole_round(self, number, hands, direction)   # judged in one go (True), or the game again
+            if whole:
+                return None if whole is True else whole
         self.step += 1
         where = {"round": number, "action": "deal", "direction": direction}
         try:

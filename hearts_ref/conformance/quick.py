@@ -29,9 +29,31 @@ from typing import Any
 
 from hearts_ref.engine import Observation, observe_game
 from hearts_ref.scoring import card_points
+from hearts_ref.conformance.batch import batch_round
 from hearts_ref.conformance.judge import reference_observation
 
-__all__ = ["quick_round", "takes_rounds"]
+__all__ = ["quick_round", "takes_rounds", "whole_round", "AGAIN"]
+
+# Why a game is played again from its start: its first round, sent in one go with no snapshot of the decider, differed.
+AGAIN = "the first round differed, sent in one go: the game again from its start, step by step"
+
+
+def whole_round(table: Any, number: int, hands: Any, direction: str) -> bool | str:
+    """The round just dealt on ``table`` judged in one go where its engine takes it so: in one call (a game's
+    first round, :func:`quick_round`), or sent whole to an engine program and judged from its reply lines
+    (:func:`~.batch.batch_round`). Return True when it is judged, :data:`AGAIN` when the game must be played again
+    from its start (no snapshot of the decider to go back to), False when the play loop judges it step by step."""
+    if table.quick and number == 1:
+        if quick_round(table, hands, direction):
+            return True
+        if table.again is not None:
+            return AGAIN
+    link = table.link
+    if link.lookahead and link.rounds and not link.ahead:   # the whole round sent to the engine in one go
+        early = link.sender(hands, direction)   # the moves sent on as they are forecast
+        link.send_round(hands, direction, *table.forecast.make_round(table.state, early))
+        return batch_round(table)   # every reply as the reference's would be written: judged at once
+    return False
 
 
 def takes_rounds(engine: Any) -> bool:
