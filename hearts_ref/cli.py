@@ -19,7 +19,6 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 
-from hearts_ref.console import printable
 from hearts_ref.errors import HeartsError
 
 __all__ = ["main", "COMMANDS"]
@@ -113,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _terminate_by_unwinding():
             return int(args.run(args) or 0)
     except HeartsError as error:
+        from hearts_ref.console import printable   # (rich, which console loads, only where a command needs it)
+
         print(printable(f"hearts-ref {args.command}: error: {error}", newlines=True), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

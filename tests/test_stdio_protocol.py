@@ -409,3 +409,15 @@ def test_invalid_pass_before_any_round_is_an_illegal_command_not_an_internal_err
     engine.new_game(Rules())
     with pytest.raises(EngineRejection, match="DEAL-HANDS: no round in play"):
         engine.pass_cards(0, CardSet.parse("2C 3C 4C"))
+
+
+def test_serve_starts_without_the_console_nor_the_provers():
+    """`hearts-ref serve` is started for every campaign over stdio: it loads neither rich (the console's) nor z3 nor
+    Hypothesis, and still answers."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "hearts_ref", "serve"],
+                          input=b'{"seq":0,"cmd":"hello","protocol":2}\n{"seq":1,"cmd":"quit"}\n',
+                          capture_output=True, timeout=600, cwd=Path(__file__).resolve().parent.parent, check=True)
+    loaded = {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in done.stderr.decode().splitlines()
+              if line.startswith("import time:")}
+    assert "hearts_ref" in loaded and not loaded & {"rich", "z3", "hypothesis"}, sorted(loaded)
+    assert json.loads(done.stdout.splitlines()[0])["ok"] is True
