@@ -26,9 +26,8 @@ from __future__ import annotations
 from typing import Any
 
 from hearts_ref.engine import observe_game
-from hearts_ref.scoring import card_points
 from hearts_ref.step_lines import QUOTED, cards_text, numbers_text, play_line, sheet_text, step_line
-from hearts_ref.conformance.judge import reference_observation
+from hearts_ref.conformance.judge import pass_observations, trick_points
 
 __all__ = ["batch_round", "round_lines"]
 
@@ -62,13 +61,11 @@ def round_lines(seq: int, game: Any, dealt: Any, passes: list[tuple[Any, ...]], 
     ``dealt`` in ``game``: its deal, ``passes`` and ``plan`` (as :class:`~.forecast.Forecast` holds them) and
     ``scored``, the game after its last play. None when the play loop would judge a step of it otherwise than by
     these lines: hearts broken before the first play not as its lead context says."""
-    points, taken = dealt.points_taken(), dealt.taken
-    lines = []
-    state = dealt
-    for state in [dealt] + [step[-1] for step in passes]:
-        seen = reference_observation(game, state, points if state.taken is taken else None)
-        lines.append(step_line(seq, seen, state.legal, ""))
-        seq += 1
+    states = [dealt] + [step[-1] for step in passes]
+    observed, _ = pass_observations(game, dealt, states[1:])
+    lines = [step_line(seq + k, seen, state.legal, "") for k, (seen, state) in enumerate(zip(observed, states))]
+    seq += len(states)
+    seen, state = observed[-1], states[-1]
     first = plan[0][0]
     if first is not state or seen.hearts_broken != first.context.hearts_broken:
         return None
@@ -82,8 +79,7 @@ def round_lines(seq: int, game: Any, dealt: Any, passes: list[tuple[Any, ...]], 
         if after.trick:
             trick = f"{trick},{QUOTED[card.index]}" if trick else QUOTED[card.index]
         else:
-            trick, winner = "", after.leader
-            numbers = numbers[:winner] + (card_points(after.taken[winner], rules),) + numbers[winner + 1:]
+            trick, numbers = "", trick_points(numbers, after, rules)
             shown = numbers_text(numbers)
         lines.append(play_line(seq, after.to_play, trick, after.context.hearts_broken, shown, sheet,
                                cards_text(after.legal), ""))

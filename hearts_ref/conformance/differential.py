@@ -54,14 +54,13 @@ from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, restar
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.round import RoundState
-from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.diagnose import (
     StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
 )
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
 from hearts_ref.conformance.forecast import Forecast, rewinds
-from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation
+from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation, trick_points
 from hearts_ref.conformance.link import link_for
 from hearts_ref.conformance.quick import AGAIN, takes_rounds, whole_round
 from hearts_ref.conformance.script import Decider
@@ -380,8 +379,7 @@ class _Table(Verdicts):
         if after.trick:
             trick = trick + (TEXT[after.trick[-1]],)
         else:
-            trick, winner = (), after.leader
-            points = points[:winner] + (card_points(after.taken[winner], self.rules),) + points[winner + 1:]
+            trick, points = (), trick_points(points, after, self.rules)
         self._shown_at, self._shown = after, (trick, points)
         return trick, points
 

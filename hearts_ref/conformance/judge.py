@@ -35,7 +35,7 @@ from hearts_ref.scoring import card_points
 from hearts_ref.conformance.diagnose import FIELDS, StepFacts, legal_rules, observation_rules, shape_rules
 from hearts_ref.conformance.findings import Deviation, Difference, plain
 
-__all__ = ["StepFacts", "reference_observation", "engine_relative", "judge_observation", "judge_legal",
+__all__ = ["StepFacts", "reference_observation", "pass_observations", "trick_points", "engine_relative", "judge_observation", "judge_legal",
            "diverged", "expected_legal", "describe"]
 
 TEXT = tuple(str(card) for card in CARDS)
@@ -51,6 +51,21 @@ def reference_observation(game: Game, state: RoundState | None = None,
     return Observation(state.phase, state.to_move, tuple(TEXT[c] for c in state.trick), state.hearts_broken,
                        state.points_taken() if points is None else points, last, game.totals, False, ())
 
+
+
+def pass_observations(game: Game, dealt: RoundState, states: list[RoundState]) -> tuple[list[Observation], Any]:
+    """The reference's observations of ``game`` with its round ``dealt`` and then each of ``states`` (after each
+    pass) in play, the points taken worked out once (no trick is taken while the cards are passed); and the cards
+    taken at the deal with their points."""
+    points, taken = dealt.points_taken(), dealt.taken
+    return [reference_observation(game, state, points if state.taken is taken else None)
+            for state in [dealt] + states], (taken, points)
+
+
+def trick_points(points: tuple[int, ...], after: RoundState, rules: Any) -> tuple[int, ...]:
+    """SCORE-POINTS: the points taken after a play that closed a trick, from those before it: its winner's again."""
+    winner = after.leader
+    return points[:winner] + (card_points(after.taken[winner], rules),) + points[winner + 1:]
 
 def _shaped(observation: Observation, players: int) -> bool:
     """One entry per seat in every per-seat field, as tuples (what the rules' arithmetic below needs)."""

@@ -28,9 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from hearts_ref.engine import Observation, observe_game
-from hearts_ref.scoring import card_points
 from hearts_ref.conformance.batch import batch_round
-from hearts_ref.conformance.judge import reference_observation
+from hearts_ref.conformance.judge import pass_observations, trick_points
 
 __all__ = ["quick_round", "takes_rounds", "whole_round", "AGAIN"]
 
@@ -75,7 +74,7 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
         shown, trace, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
     except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
         return _back(table)
-    expected, taken = _pass_observations(game, table.state, steps)
+    expected, taken = pass_observations(game, table.state, [step[-1] for step in steps])
     if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
             or type(final) is not Observation or any(game.totals) or game.results
             or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
@@ -96,15 +95,6 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
     return True
 
 
-def _pass_observations(game: Any, dealt: Any, steps: list[tuple[Any, ...]]) -> tuple[list[Observation], Any]:
-    """The reference's observations after the deal and after each pass, as :func:`~.judge.reference_observation`
-    gives them, the points taken worked out once: no trick is taken while the cards are passed; and the cards
-    taken at the deal with their points."""
-    points, taken = dealt.points_taken(), dealt.taken
-    return [reference_observation(game, state, points if state.taken is taken else None)
-            for state in [dealt] + [step[-1] for step in steps]], (taken, points)
-
-
 def _same_plays(trace: Any, plan: list[tuple[Any, Any, Any]], rules: Any, dealt: tuple[Any, Any]) -> bool:
     """Whether what the engine showed around the plays (a trace: :class:`~hearts_ref.engines.openspiel.Trace`) is
     what the reference shows: before each play its legal set; after each but the last the seat to move, hearts
@@ -121,8 +111,7 @@ def _same_plays(trace: Any, plan: list[tuple[Any, Any, Any]], rules: Any, dealt:
     points = dealt[1] if first.taken is dealt[0] else first.points_taken()
     readings = [points]
     for _, _, after in played[3::4]:   # the plays that close a trick (the trick sizes are the engine's: 1, 2, 3, 0)
-        winner = after.leader
-        points = points[:winner] + (card_points(after.taken[winner], rules),) + points[winner + 1:]
+        points = trick_points(points, after, rules)
         readings.append(points)
     return trace.points == readings
 

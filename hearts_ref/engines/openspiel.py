@@ -141,7 +141,7 @@ class OpenSpielEngine:
         self._pending: dict[int, CardSet] = {}
         self._dealt: tuple[int, ...] = ()
         self._passing = False
-        self._first_play = 53
+        self._passed = 0                 # the seats whose three cards OpenSpiel has taken
         self._played: list[int] = []     # the play actions applied, in order
         self._trick: tuple[str, ...] = ()  # the cards of the trick in progress, as OpenSpiel took them
         self._legal: tuple[int, int] = (-1, 0)   # (plays so far, OpenSpiel's legal cards then, as a mask)
@@ -195,9 +195,7 @@ class OpenSpielEngine:
         self._dealt = masks
         self._pending = {}
         self._passing = direction != "none"
-        # OpenSpiel's history: the direction, 52 deal actions, 12 pass actions when passing, the plays.
-        self._first_play = 1 + 52 + (12 if self._passing else 0)
-        self._passed = 0   # the seats whose three cards OpenSpiel has taken
+        self._passed = 0
         self._played = []
         self._trick = ()
         self._legal = (-1, 0)
