@@ -107,6 +107,26 @@ def test_the_plays_counted_are_the_engines_own_hands_and_contexts(rules):
             assert walked == states
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("seed004"), Rules.preset("openspiel"), THREE,
+                                   Rules.preset("seed003"), Rules.preset("seed003", players=5)],
+                         ids=["seed000", "seed004", "openspiel", "three", "uneven", "two-decks"])
+def test_the_situations_read_from_the_plays_made_are_those_replayed(rules):
+    """A round judged in one go hands the coverage its plays as the reference made them (.quick): the situations read
+    from those states are the ones replayed from the finished round, play and round scope alike."""
+    reached, rounds = Counter(), 0
+    for seed in range(12):
+        for result in random_game(rules, seed=seed).results:
+            rounds += 1
+            states = list(_states(result, rules))
+            plays = [(state, CARDS[card], after) for (state, card), (after, _) in zip(states, states[1:])]
+            last, card = states[-1]
+            plays.append((last, CARDS[card], last.play(CARDS[card])))
+            found = round_situations(result, rules, plays)
+            assert found == round_situations(result, rules)
+            reached.update(found)
+    assert sum(count for name, count in reached.items() if BY_NAME[name].scope == "play") >= rounds / 2
+
+
 def test_hearts_broken_counts_as_the_engine_breaks_them():
     """The count the runner printed before counted a heart led as unbroken long after hearts were broken."""
     rules = Rules()

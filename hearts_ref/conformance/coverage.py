@@ -16,6 +16,8 @@ reference *through* them; and ``rounds``, the rounds counted.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from typing import Any
 
 from hearts_ref.game import Game
 from hearts_ref.conformance.situations import game_situations
@@ -23,10 +25,12 @@ from hearts_ref.conformance.situations import game_situations
 __all__ = ["game_coverage"]
 
 
-def game_coverage(game: Game) -> Counter:
-    """Return how many rounds of a finished game reached each situation, and ``rounds``: its rounds."""
+def game_coverage(game: Game, plays: dict[int, Sequence[tuple[Any, Any, Any]]] | None = None) -> Counter:
+    """Return how many rounds of a finished game reached each situation, and ``rounds``: its rounds. ``plays``: the
+    reference's plays of rounds judged in one go, by round number, read instead of replayed
+    (:func:`~.situations.round_situations`)."""
     tally: Counter = Counter()
-    for reached in game_situations(game):
+    for reached in game_situations(game, plays):
         tally.update(reached)
     tally["rounds"] += len(game.results)
     return tally

@@ -111,6 +111,7 @@ class GameRun:
     error: Deviation | None = None   # the engine failure that ended the game
     repeats: dict[tuple[str, str], int] = field(default_factory=dict)
     reference: Game | None = None   # the reference's game as played, its round in play included
+    plays: dict[int, Any] = field(default_factory=dict)   # the reference's plays of rounds judged in one go, by number
 
     @property
     def script(self) -> list[int]:

@@ -90,6 +90,7 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
     if final != observe_game(scored):
         return _back(table)
     forecast.keep()
+    table.plays[table.number] = plan   # (the coverage reads the round's situations from its states)
     table.step += 1 + len(passes) + len(plays)
     table.game, table.state, table.seen, table.synced = scored, None, final, True
     return True

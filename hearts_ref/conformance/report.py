@@ -41,6 +41,14 @@ STATUSES = ("passed", "failed", "flaky", "error", "skipped", "expected-fail", "u
 FAILING = ("failed", "flaky", "error")   # the statuses that fail a run (exit code 1)
 
 
+def _shrunk_untimed(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a case, or one of its findings) with the time its reproduction's search took written as 0."""
+    search = data.get("reproduction", {}).get("search", {})
+    if "seconds" not in search:
+        return data
+    return data | {"reproduction": data["reproduction"] | {"search": search | {"seconds": 0}}}
+
+
 @dataclass
 class Case:
     """One case of a run: a vector, a perft count, a differential game, a game of negative checks."""
@@ -57,9 +65,10 @@ class Case:
         data = {"id": self.id, "kind": self.kind, "status": self.status, "rule_ids": list(self.rule_ids),
                 "reason": self.reason, "seconds": round(self.seconds, 6) if timings else 0}
         data.update(self.details)
-        search = data.get("reproduction", {}).get("search", {})
-        if not timings and "seconds" in search:   # how long the shrinking took
-            data["reproduction"] = data["reproduction"] | {"search": search | {"seconds": 0}}
+        if not timings:   # how long the shrinking took: of the case's reproduction and of each finding's
+            data = _shrunk_untimed(data)
+            if "findings" in data:
+                data["findings"] = [_shrunk_untimed(finding) for finding in data["findings"]]
         return data
 
     @classmethod

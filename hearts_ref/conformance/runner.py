@@ -191,7 +191,7 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
                        max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline, again=again)
         report.rounds += run.rounds
         if run.game is not None:
-            report.add_coverage(game_coverage(run.game))
+            report.add_coverage(game_coverage(run.game, run.plays))
         if negative is not None:
             report.add_checks(negative.counts)
         details: dict[str, Any] = {"policy": policy, "index": i, "rounds": run.rounds, "steps": run.steps}

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from hearts_ref.cards import Suit, suit_of
 from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS
@@ -324,23 +324,56 @@ def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
     return tuple(s for s in SITUATIONS if s.scope == scope and s.applies(rules))
 
 
-def round_situations(result: RoundResult, rules: Rules) -> set[str]:
-    """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round."""
+def round_situations(result: RoundResult, rules: Rules, plays: Sequence[tuple[Any, Any, Any]] | None = None) -> set[str]:
+    """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round.
+
+    ``plays``: the round's plays as the reference made them, each as the state before it, the card and the state
+    after (a forecast round judged in one go: :mod:`.quick`); each play's seat, hand and context are then read from
+    its state instead of replayed from ``result`` (:func:`moments`), and the cards taken from the last state.
+    """
     by_kind, every = _play_tests(rules)
     found: set[str] = set()
-    left = len(every)   # the play situations not reached yet
-    if left:
-        for moment in moments(result, rules, unbroken=True):   # each play situation is on the first trick or
-            context = moment.context                               # while hearts are unbroken
-            for name, test in by_kind[context.first_trick, context.leading][moment.card]:
+    if every and plays is None:
+        _reached(moments(result, rules, unbroken=True), by_kind, len(every), rules, found)
+    elif every:
+        _reached_in_plays(plays, by_kind, len(every), rules, found)
+    taken = _taken(result, rules.players) if plays is None else plays[-1][2].taken
+    found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
+    return found
+
+
+def _reached(walked: Iterable[Moment], by_kind: Any, left: int, rules: Rules, found: set[str]) -> None:
+    """Add to ``found`` the play situations of the plays ``walked`` (:func:`moments`), ``left`` of them not reached
+    yet: each is asked only of the plays it can be (:func:`_play_tests`)."""
+    for moment in walked:
+        context = moment.context
+        for name, test in by_kind[context.first_trick, context.leading][moment.card]:
+            if name not in found and test(moment, rules):
+                found.add(name)
+                left -= 1
+        if not left:
+            return
+
+
+def _reached_in_plays(plays: Sequence[tuple[Any, Any, Any]], by_kind: Any, left: int, rules: Rules,
+                      found: set[str]) -> None:
+    """:func:`_reached` for the plays the reference made (each the state before it, the card, the state after): the
+    moments :func:`moments` gives with ``unbroken``, read from the states, made only for plays a situation can be."""
+    for before, card, _ in plays:
+        context = before.context
+        if context.hearts_broken and not context.first_trick:
+            return
+        index = card.index
+        tests = by_kind[context.first_trick, context.leading][index]
+        if tests:
+            seat = before.to_play
+            moment = _new(Moment, (seat, before.hands[seat], context, index))
+            for name, test in tests:
                 if name not in found and test(moment, rules):
                     found.add(name)
                     left -= 1
             if not left:
-                break
-    taken = _taken(result, rules.players)
-    found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
-    return found
+                return
 
 
 @functools.lru_cache(maxsize=64)
@@ -367,14 +400,16 @@ def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, 
     return {s.name for s in _scoped("end", rules) if s.test(before, after, over, rules)}
 
 
-def game_situations(game: Game) -> Iterator[set[str]]:
-    """The situations each round of a game reached, round by round (its end with its last round)."""
+def game_situations(game: Game, plays: dict[int, Sequence[tuple[Any, Any, Any]]] | None = None) -> Iterator[set[str]]:
+    """The situations each round of a game reached, round by round (its end with its last round); ``plays``: the
+    reference's plays of some rounds, by round number (:func:`round_situations`)."""
     rules = game.rules
     totals = (0,) * rules.players
+    planned = plays or {}
     for number, result in enumerate(game.results, 1):
         after = tuple(t + s for t, s in zip(totals, result.score.scores))
         over = number == len(game.results) and game.over
-        yield round_situations(result, rules) | end_situations(totals, after, over, rules)
+        yield round_situations(result, rules, planned.get(number)) | end_situations(totals, after, over, rules)
         totals = after
 
 

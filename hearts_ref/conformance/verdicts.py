@@ -43,6 +43,7 @@ class Verdicts:
         self.findings: list[Deviation] = []
         self.repeats: Counter = Counter()
         self.stale: dict[tuple[str, str], bool] = {}   # legal-set findings a stale lead context explains
+        self.plays: dict[int, Any] = {}   # the reference's plays of the rounds judged in one go (:mod:`.quick`), by number
 
     def judge(self, facts: StepFacts, reference: Observation, actual: Any, where: dict[str, Any]) -> str | None:
         """Judge the engine's observation after a step; return why the game must stop, if it must."""
@@ -129,4 +130,4 @@ class Verdicts:
         return GameRun(self.decider, self.findings, self.step, self.number,
                        negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
                        self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
-                       reference)
+                       reference, self.plays)
