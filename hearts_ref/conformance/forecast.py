@@ -94,7 +94,7 @@ class Forecast:
             card = choose(state, allowed)
             after = state.play(card)
             add((state, card, after))
-            if len(plan) == half:
+            if sink is not None and len(plan) == half:
                 sink(passes, plan)
             allowed = after.legal
             if not allowed:   # the round is over (no seat to play has a legal set), or a deadlock

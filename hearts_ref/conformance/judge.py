@@ -48,7 +48,7 @@ def reference_observation(game: Game, state: RoundState | None = None,
     if state is None:
         return observe_game(game)
     last = game.results[-1].score.scores if game.results else None
-    return Observation(state.phase, state.to_move, tuple(TEXT[c] for c in state.trick), state.hearts_broken,
+    return Observation(state.phase, state.to_move, tuple(map(TEXT.__getitem__, state.trick)), state.hearts_broken,
                        state.points_taken() if points is None else points, last, game.totals, False, ())
 
 

@@ -327,9 +327,11 @@ class OpenSpielEngine:
             return _BEFORE_ROUND
         if self._passing:
             pending = self._pending   # the lowest seat from OpenSpiel's current player on that has not chosen
-            waiting = next((seat for seat in range(max(state.current_player(), 0), 4) if seat not in pending), None)
+            current = state.current_player()
+            waiting = current if current >= 0 and current not in pending else next(
+                (seat for seat in range(max(current, 0), 4) if seat not in pending), None)
             if waiting is None:
-                waiting = min(set(range(4)) - set(pending) - set(range(state.current_player())))
+                waiting = min(set(range(4)) - set(pending) - set(range(current)))
             return Observation("pass", waiting, (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
         if len(self._played) == 52 and state.is_terminal():
             points = state.points
