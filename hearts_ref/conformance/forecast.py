@@ -60,15 +60,18 @@ class Forecast:
         """Choose the plays from ``state`` to the end of the round, ``allowed`` the cards of the first; return them,
         each as its card and the seat that plays it."""
         self.mark, self.made = self.decider.snapshot(), []
-        return self._plays(state, allowed)
+        self._plan(state, allowed)
+        return [(card, before.to_play) for before, card, _ in self.plan]
 
-    def make_round(self, state: RoundState, sink: Any = None, *, mark: bool = True) -> tuple[
-            list[tuple[int, CardSet]], list[tuple[Card, int]]]:
+    def make_round(self, state: RoundState, sink: Any = None, *, mark: bool = True, indices: bool = False) -> tuple[
+            list[tuple[int, CardSet]], list[Any]]:
         """Choose a round's passes (PASS-SIMULTANEOUS: the seats in the order the decider picks) and plays from its
         deal ``state``, as if the engine agreed at every step; return them: each pass as its seat and cards, each
         play as its card and seat. ``sink``: told the passes and the plays chosen so far once half the round's cards
         are chosen, to send them on while the rest is chosen. ``mark``: take a snapshot of the decider, to come back
-        to (without one, the caller makes the decider afresh when the engine differs)."""
+        to (without one, the caller makes the decider afresh when the engine differs).
+        ``indices``: each play as its card's index alone (what an engine that plays a round in one call is sent).
+        """
         decider = self.decider
         self.mark, self.made = decider.snapshot() if mark else None, []
         passer = getattr(decider, "passer", None)
@@ -81,13 +84,18 @@ class Forecast:
             state = after
         self.passes = deque(passes)
         half = sum(map(int.bit_count, state.hands)) // 2 if sink is not None else -1   # (the sink's cue)
-        plays = self._plays(state, state.legal, sink, passes, half) if state.to_play >= 0 and state.legal else []
-        if not passes and not plays:
+        if state.to_play >= 0 and state.legal:
+            self._plan(state, state.legal, sink, passes, half)
+        else:
+            self.plan = deque()
+        if not passes and not self.plan:
             self.mark = None
+        plan = self.plan
+        plays = [card.index for _, card, _ in plan] if indices else [(card, before.to_play) for before, card, _ in plan]
         return [(seat, cards) for _, seat, cards, _ in passes], plays
 
-    def _plays(self, state: RoundState, allowed: int, sink: Any = None, passes: Any = (),
-               half: int = -1) -> list[tuple[Card, int]]:
+    def _plan(self, state: RoundState, allowed: int, sink: Any = None, passes: Any = (), half: int = -1) -> None:
+        """The plays from ``state`` to the end of the round, chosen by the decider: the plan."""
         choose, plan = self.decider.play, []
         add = plan.append
         while True:
@@ -101,7 +109,6 @@ class Forecast:
                 break
             state = after
         self.plan = deque(plan)
-        return [(card, before.to_play) for before, card, _ in plan]
 
     def next_pass(self, state: RoundState) -> tuple[int, CardSet, RoundState] | None:
         """The forecast pass at ``state``: the seat, its cards and the state after it; else None (none forecast)."""

@@ -66,12 +66,12 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
     played step by step (the engine and the decider are back at the round's start; with no snapshot of the decider
     taken, ``table.again``, the game is played again from its start)."""
     game, forecast = table.game, table.forecast
-    passes, plays = forecast.make_round(table.state, mark=table.again is None)
+    passes, cards = forecast.make_round(table.state, mark=table.again is None, indices=True)
     steps, plan = list(forecast.passes), list(forecast.plan)
     if not plan or not plan[-1][2].is_over:   # a round that does not play out (a deadlock): step by step
         return _back(table)
     try:
-        shown, trace, final = table.engine.trace_round(hands, direction, passes, [card.index for card, _ in plays])
+        shown, trace, final = table.engine.trace_round(hands, direction, passes, cards)
     except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
         return _back(table)
     expected, taken = pass_observations(game, table.state, [step[-1] for step in steps])
@@ -91,7 +91,7 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
         return _back(table)
     forecast.keep()
     table.plays[table.number] = plan   # (the coverage reads the round's situations from its states)
-    table.step += 1 + len(passes) + len(plays)
+    table.step += 1 + len(passes) + len(cards)
     table.game, table.state, table.seen, table.synced = scored, None, final, True
     return True
 

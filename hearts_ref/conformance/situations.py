@@ -347,7 +347,7 @@ def _reached(walked: Iterable[Moment], by_kind: Any, left: int, rules: Rules, fo
     yet: each is asked only of the plays it can be (:func:`_play_tests`)."""
     for moment in walked:
         context = moment.context
-        for name, test in by_kind[context.first_trick, context.leading][moment.card]:
+        for name, test in by_kind[context.first_trick][context.leading][moment.card]:
             if name not in found and test(moment, rules):
                 found.add(name)
                 left -= 1
@@ -364,7 +364,7 @@ def _reached_in_plays(plays: Sequence[tuple[Any, Any, Any]], by_kind: Any, left:
         if context.hearts_broken and not context.first_trick:
             return
         index = card.index
-        tests = by_kind[context.first_trick, context.leading][index]
+        tests = by_kind[context.first_trick][context.leading][index]
         if tests:
             seat = before.to_play
             moment = _new(Moment, (seat, before.hands[seat], context, index))
@@ -377,10 +377,10 @@ def _reached_in_plays(plays: Sequence[tuple[Any, Any, Any]], by_kind: Any, left:
 
 
 @functools.lru_cache(maxsize=64)
-def _play_tests(rules: Rules) -> tuple[dict[tuple[bool, bool], tuple[tuple[tuple[str, Callable[..., bool]], ...], ...]],
-                                       tuple[tuple[str, Callable[..., bool]], ...]]:
+def _play_tests(rules: Rules) -> tuple[Any, tuple[tuple[str, Callable[..., bool]], ...]]:
     """The names and predicates of the ``play`` situations of ``rules``: for each kind of play (on the first trick
-    or not, a lead or not) by card played, those it can be (from their ``plays`` and ``cards``); and all of them."""
+    or not, a lead or not: indexed by the two) by card played, those it can be (from their ``plays`` and ``cards``);
+    and all of them."""
     scoped = _scoped("play", rules)
     every = tuple((s.name, s.test) for s in scoped)
 
@@ -389,9 +389,9 @@ def _play_tests(rules: Rules) -> tuple[dict[tuple[bool, bool], tuple[tuple[tuple
             return False
         return s.cards is None or bool(s.cards >> card & 1)
 
-    by_kind = {(first, leading): tuple(tuple((s.name, s.test) for s in scoped if can_be(s, first, leading, card))
-                                       for card in range(104))
-               for first in (True, False) for leading in (True, False)}
+    by_kind = tuple(tuple(tuple(tuple((s.name, s.test) for s in scoped if can_be(s, first, leading, card))
+                                for card in range(104))
+                          for leading in (False, True)) for first in (False, True))   # [first][leading][card]
     return by_kind, every
 
 
