@@ -73,6 +73,27 @@ def test_a_round_in_one_go_reports_what_step_by_step_does(overrides):
     assert (failed == 0) == (not overrides), failed
 
 
+class WaitingAstray(OpenSpielEngine):
+    """OpenSpiel's adapter showing the wrong seat to move once one pass is chosen (PASS-SIMULTANEOUS)."""
+
+    def _waiting(self):
+        seat = super()._waiting()
+        return (seat + 1) % 4 if self._passed + len(self._pending) == 1 else seat
+
+
+class WaitingAstrayStepByStep(WaitingAstray):
+    trace_round = None
+
+
+def test_a_seat_shown_wrong_between_passes_is_found_as_step_by_step_finds_it():
+    """After a pass but the last the trace holds only the seat to move and hearts broken: enough to find this."""
+    quick = _report(WaitingAstray(), OPENSPIEL, 12, 3)
+    assert quick == _report(WaitingAstrayStepByStep(), OPENSPIEL, 12, 3)
+    failed = [case for case in quick["cases"] if case["status"] == "failed"]
+    passing = sum(1 for case in quick["cases"] if case["steps"] > 53)   # the games that passed cards
+    assert passing and len(failed) == passing and all(case["rule_ids"][0] == "PASS-SIMULTANEOUS" for case in failed)
+
+
 def test_each_game_of_a_campaign_is_sent_in_one_go_and_judged_to_its_last_step():
     Counted.traced = 0
     report = run_differential(Counted(), OPENSPIEL, 20, 5, shrink_budget=0)
@@ -105,7 +126,10 @@ def test_the_trace_shows_what_observe_shows_after_each_move():
     for seat, chosen in passes:
         one.pass_cards(seat, chosen)
         observed.append(one.observe())
-    assert shown == observed and len(trace.legal) == 52 and len(trace.to_move) == 51
+    assert shown == [observed[0], observed[-1]] and len(trace.legal) == 52 and len(trace.to_move) == 51
+    assert trace.passing == [(o.to_move, o.hearts_broken) for o in observed[1:-1]] and len(trace.passing) == 3
+    assert all((o.phase, o.trick, o.points_taken, o.round_scores, o.totals, o.game_over, o.winners)
+               == ("pass", (), (0,) * 4, None, (0,) * 4, False, ()) for o in observed[1:-1])   # the rest, by its word
     readings = []
     for k, index in enumerate(cards):
         assert trace.legal[k] == one.legal_plays().mask

@@ -7,7 +7,9 @@ if the engine agreed at every step), sends them, and compares what the engine sh
 step with what the reference shows there — the same comparisons the play loop makes, in the
 same order, and as exact:
 
-- after the deal (DEAL-HANDS, PASS-CYCLE) and after each pass (PASS-*): the whole observation;
+- after the deal (DEAL-HANDS, PASS-CYCLE) and after the last pass (PASS-*): the whole observation; after
+  the other passes, the seat to move and hearts broken (PASS-SIMULTANEOUS), the rest being by the engine's
+  word the pass phase's, no trick, no points, no round scores, totals at zero;
 - before each play: the engine's legal set with the reference's (LEAD-*, FOLLOW-*, FIRST-*),
   hearts broken as the engine showed it with the reference's context;
 - after each play but the last: the fields a play changes (the seat to move, the trick,
@@ -74,13 +76,15 @@ def quick_round(table: Any, hands: Any, direction: str) -> bool:
         shown, trace, final = table.engine.trace_round(hands, direction, passes, cards)
     except Exception:   # a refusal or a failure: the step-by-step loop judges it at its step
         return _back(table)
-    expected, taken = pass_observations(game, table.state, [step[-1] for step in steps])
+    passed = [step[-1] for step in steps]
+    expected, taken = pass_observations(game, table.state, passed[-1:])   # after the deal, after the last pass
     if (len(shown) != len(expected) or any(type(seen) is not Observation for seen in shown) or shown != expected
             or type(final) is not Observation or any(game.totals) or game.results
             or shown[-1].hearts_broken != plan[0][0].context.hearts_broken):
         return _back(table)
     try:
-        same = _same_plays(trace, plan, table.rules, taken)
+        same = (trace.passing == [(after.to_move, after.context.hearts_broken) for after in passed[:-1]]
+                and _same_plays(trace, plan, table.rules, taken))
     except (AttributeError, TypeError):   # not a trace: the step-by-step loop judges what the engine shows
         same = False
     if not same:

@@ -267,21 +267,28 @@ class OpenSpielEngine:
     def trace_round(self, hands: Sequence[CardSet], direction: str, passes: Sequence[tuple[int, CardSet]],
                     cards: Sequence[int]) -> tuple[list[Observation], Trace, Observation | None]:
         """Play a round's moves in one call (its deal, the passes, the cards by index, each by the seat to move) and
-        return what OpenSpiel showed: its observation after the deal and after each pass; what it showed around the
-        cards (a :class:`Trace`: before each card its legal cards, after each but the last the fields a play
-        changes; the rest is the play phase's, no round scores, totals at zero, the game not over); its observation
-        after the last card. A refused move raises, as the move alone would; a card OpenSpiel does not allow ends
-        the trace before it (its legal cards the last entry of ``legal``), as does a card the seat does not hold."""
+        return what OpenSpiel showed: its observation after the deal and after the last pass; what it showed after
+        the other passes and around the cards (a :class:`Trace`: after each of those passes the seat to move and
+        hearts broken, the rest the pass phase's with no trick and no points; before each card its legal cards,
+        after each but the last the fields a play changes, the rest the play phase's, no round scores, totals at
+        zero, the game not over); its observation after the last card. A refused move raises, as the move alone
+        would; a card OpenSpiel does not allow ends the trace before it (its legal cards the last entry of
+        ``legal``), as does a card the seat does not hold."""
         self.start_round(hands, direction)
         shown = [self.observe()]
-        for seat, chosen in passes:
-            self.pass_cards(seat, chosen)
-            shown.append(self.observe())
+        waiting: list[tuple[int, bool]] = []
         legal: list[int] = []
         seats: list[int] = []
         hearts: list[bool] = []
         readings: list[tuple[int, ...]] = []
-        trace = Trace(legal, seats, hearts, readings, _TRICK_SIZES)
+        trace = Trace(legal, seats, hearts, readings, _TRICK_SIZES, waiting)
+        last = len(passes) - 1
+        for k, (seat, chosen) in enumerate(passes):
+            self.pass_cards(seat, chosen)
+            if k < last:   # a pass but the last: the seat to move and hearts broken, as observe() shows them
+                waiting.append((self._waiting(), self.state.hearts_broken()))
+        if passes:
+            shown.append(self.observe())
         if self._passing:
             return shown, trace, None
         # The plays, as play() and play_view() make and show them, with their lookups bound once: OpenSpiel's legal
@@ -326,13 +333,7 @@ class OpenSpielEngine:
         if state is None:
             return _BEFORE_ROUND
         if self._passing:
-            pending = self._pending   # the lowest seat from OpenSpiel's current player on that has not chosen
-            current = state.current_player()
-            waiting = current if current >= 0 and current not in pending else next(
-                (seat for seat in range(max(current, 0), 4) if seat not in pending), None)
-            if waiting is None:
-                waiting = min(set(range(4)) - set(pending) - set(range(current)))
-            return Observation("pass", waiting, (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
+            return Observation("pass", self._waiting(), (), state.hearts_broken(), _ZEROS, None, _ZEROS, False, ())
         if len(self._played) == 52 and state.is_terminal():
             points = state.points
             scores = (points(0), points(1), points(2), points(3))
@@ -342,6 +343,15 @@ class OpenSpielEngine:
             return Observation("game-over", None, (), False, self._raw_points(state), scores, scores, True,
                                tuple(p for p in range(4) if returns[p] == best))
         return Observation("play", *self.play_view(), None, _ZEROS, False, ())
+
+    def _waiting(self) -> int:
+        """PASS-SIMULTANEOUS: the seat shown to move while the cards are passed, the lowest from OpenSpiel's current
+        player on that has not chosen (else the lowest before it)."""
+        pending, current = self._pending, self.state.current_player()
+        if current >= 0 and current not in pending:
+            return current
+        waiting = next((seat for seat in range(max(current, 0), 4) if seat not in pending), None)
+        return waiting if waiting is not None else min(set(range(4)) - set(pending) - set(range(current)))
 
     def play_view(self) -> tuple[int, tuple[str, ...], bool, tuple[int, ...]]:
         """What the observation shows in the play phase: the seat to move, the trick, hearts broken, the points."""
@@ -370,12 +380,13 @@ class OpenSpielEngine:
 
 
 class Trace(NamedTuple):
-    """What OpenSpiel showed around the cards of a round sent in one go (:meth:`OpenSpielEngine.trace_round`).
+    """What OpenSpiel showed around the moves of a round sent in one go (:meth:`OpenSpielEngine.trace_round`).
 
     ``legal``: its legal cards (a mask) before each card sent, as far as the trace went; after each card but the
     last, ``to_move`` (the seat to move) and ``hearts_broken``; ``points``: its points taken after the first card
     and after each trick closed but the last (the points it shows until the next trick closes); ``trick_sizes``:
-    the cards of the trick it shows after each card but the last, which are the last that many cards played.
+    the cards of the trick it shows after each card but the last, which are the last that many cards played;
+    ``passing``: after each pass but the last, the seat it shows to move and hearts broken.
     """
 
     legal: list[int]
@@ -383,6 +394,7 @@ class Trace(NamedTuple):
     hearts_broken: list[bool]
     points: list[tuple[int, ...]]
     trick_sizes: tuple[int, ...]
+    passing: list[tuple[int, bool]]
 
 
 def _actions_of(mask: int) -> tuple[int, ...]:
