@@ -16,6 +16,8 @@ Hearts. This adapter translates, and adds no rules of its own:
 - the variant parameters (:func:`openspiel_parameters`), and what OpenSpiel cannot play
   (:data:`UNSUPPORTED`, ``multi_round=False``).
 
+The tables of cards, directions and parameters are in :mod:`.openspiel_map`.
+
 Every play is checked against OpenSpiel's ``current_player()`` (a play by another seat is
 refused citing TRICK-ORDER) and its ``legal_actions()`` first: an illegal one becomes an
 :class:`~hearts_ref.engine.EngineRejection` and pyspiel never sees it. OpenSpiel deals by
@@ -36,87 +38,19 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from hearts_ref.cards import CARDS, Card, Suit
+from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
+from hearts_ref.engines.openspiel_map import (
+    ACTION_OF_CARD, BIT_OF_ACTION, CARD_OF_ACTION, DIRECTION_ACTIONS, OPENSPIEL_PARAMETERS, TEXT_OF_ACTION, UNSUPPORTED,
+    actions_of, check_card_mapping, load_game, openspiel_parameters,
+)
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 
 __all__ = ["OpenSpielEngine", "Trace", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
            "OPENSPIEL_PARAMETERS", "ACTION_OF_CARD", "CARD_OF_ACTION", "DIRECTION_ACTIONS"]
-
-# OpenSpiel's suit order within an action (a % 4) is clubs, diamonds, hearts, spades.
-_OPENSPIEL_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-CARD_OF_ACTION: tuple[int, ...] = tuple(_OPENSPIEL_SUITS[a % 4] * 13 + a // 4 for a in range(52))
-ACTION_OF_CARD: tuple[int, ...] = tuple(CARD_OF_ACTION.index(i) for i in range(52))
-_BIT_OF_ACTION: tuple[int, ...] = tuple(1 << i for i in CARD_OF_ACTION)
-
-# PASS-CYCLE: OpenSpiel's pass-direction chance outcomes; the receiver is (seat + action) % 4.
-DIRECTION_ACTIONS = {"none": 0, "left": 1, "across": 2, "right": 3}
-
-OPENSPIEL_PARAMETERS = ("pass_cards", "no_pts_on_first_trick", "can_lead_any_club", "jd_bonus",
-                        "avoid_all_tricks_bonus", "must_break_hearts", "qs_breaks_hearts",
-                        "can_lead_hearts_instead_of_qs")
-
-# What OpenSpiel's hearts cannot play: four players only, one deck; a point card on the first trick is
-# either allowed or forbidden-with-exception; any heart played breaks hearts; the moon always
-# adds 26 to the others. One round only (multi_round=False).
-UNSUPPORTED: dict[str, tuple[Any, ...]] = {
-    "players": (3, 5, 6),
-    "even_out": ("uneven",),   # one card per seat per trick; with 4 players the same game, declared all the same
-    "decks": (2,),             # one deck of 52 cards
-    "first_trick_points": ("forbidden",),
-    "hearts_broken_by": ("discard", "lead"),
-    "hearts_restriction": ("discard",),
-    "moon": ("subtract", "off"),
-}
-
-
-def openspiel_parameters(rules: Rules) -> dict[str, bool]:
-    """Return OpenSpiel's game parameters for ``rules`` (which it must be able to play).
-
-    >>> openspiel_parameters(Rules.preset("openspiel"))["qs_breaks_hearts"]
-    True
-    """
-    return {
-        "pass_cards": rules.pass_cards,                                      # PASS-CYCLE
-        "no_pts_on_first_trick": rules.first_trick_points == "exception",   # FIRST-NO-POINTS
-        "can_lead_any_club": rules.can_lead_any_club,                       # LEAD-OPEN
-        "jd_bonus": rules.jd_bonus,                                         # SCORE-JACK
-        "avoid_all_tricks_bonus": rules.avoid_all_tricks_bonus,             # SCORE-NO-TRICKS
-        "must_break_hearts": rules.must_break_hearts,                       # LEAD-HEARTS
-        "qs_breaks_hearts": rules.qs_breaks_hearts,                         # BREAK-QUEEN
-        "can_lead_hearts_instead_of_qs": rules.can_lead_hearts_instead_of_qs,
-    }
-
-
-def check_card_mapping(game: Any) -> None:
-    """Raise AssertionError unless OpenSpiel names every action as the card the table maps it to."""
-    state = game.new_initial_state()
-    state.apply_action(0)
-    for action in range(52):
-        state.apply_action(action)
-    for action in range(52):
-        named = state.action_to_string(action).replace("T", "10")
-        assert named == str(CARDS[CARD_OF_ACTION[action]]), (action, named)
-
-
-_GAMES: dict[tuple[tuple[str, bool], ...], Any] = {}
-
-
-def _load_game(parameters: dict[str, bool]) -> Any:
-    import pyspiel   # imported here: open-spiel is an optional dependency
-
-    key = tuple(sorted(parameters.items()))
-    game = _GAMES.get(key)
-    if game is None:
-        game = pyspiel.load_game("hearts", dict(parameters))
-        if not _GAMES:
-            check_card_mapping(game)
-        _GAMES[key] = game
-    return game
-
 
 class OpenSpielEngine:
     """OpenSpiel's ``hearts`` as an :class:`~hearts_ref.engine.Engine`.
@@ -164,7 +98,7 @@ class OpenSpielEngine:
             parameters = openspiel_parameters(rules) | self.overrides
             # the card points OpenSpiel counts: its own jd_bonus, which an override may change
             self._point_rules = dataclasses.replace(rules, jd_bonus=parameters["jd_bonus"])
-            self.game = _load_game(parameters)
+            self.game = load_game(parameters)
             self.rules = rules
         self.state = None
 
@@ -188,7 +122,7 @@ class OpenSpielEngine:
         state.apply_action(action)
         # DEAL-HANDS: OpenSpiel gives the k-th card dealt to seat k % 4 (each hand's cards in index order).
         apply_action = state.apply_action
-        for dealt in zip(*map(_actions_of, masks)):
+        for dealt in zip(*map(actions_of, masks)):
             for action in dealt:
                 apply_action(action)
         self.state = state
@@ -221,7 +155,7 @@ class OpenSpielEngine:
         while current in self._pending:
             chosen = self._pending.pop(current)
             legal = state.legal_actions()   # the seat's cards not chosen yet: its three distinct cards stay legal
-            for action in _actions_of(chosen.mask):
+            for action in actions_of(chosen.mask):
                 if action not in legal:
                     raise EngineRejection(f"OpenSpiel refuses to pass {CARDS[CARD_OF_ACTION[action]]}", "PASS-COUNT")
                 state.apply_action(action)
@@ -234,7 +168,7 @@ class OpenSpielEngine:
         if state is None or self._passing:
             return _NO_CARDS
         # (OpenSpiel has no legal action once the round is over: the mask is 0)
-        mask = sum(map(_BIT_OF_ACTION.__getitem__, state.legal_actions()))
+        mask = sum(map(BIT_OF_ACTION.__getitem__, state.legal_actions()))
         self._legal = (len(self._played), mask)
         return CardSet.from_mask(mask)
 
@@ -247,7 +181,7 @@ class OpenSpielEngine:
                                   "TRICK-ORDER")
         asked, mask = self._legal   # OpenSpiel's legal cards, if asked since the last play
         if asked != len(self._played):
-            mask = sum(map(_BIT_OF_ACTION.__getitem__, state.legal_actions()))
+            mask = sum(map(BIT_OF_ACTION.__getitem__, state.legal_actions()))
         self._apply(card.index, mask)
 
     def _apply(self, index: int, mask: int) -> None:
@@ -262,7 +196,7 @@ class OpenSpielEngine:
             self._before_last = (state.current_player(), (points(0), points(1), points(2), points(3)))
         state.apply_action(action)
         played.append(action)
-        self._trick = self._trick + (_TEXT_OF_ACTION[action],) if len(self._trick) < 4 else (_TEXT_OF_ACTION[action],)
+        self._trick = self._trick + (TEXT_OF_ACTION[action],) if len(self._trick) < 4 else (TEXT_OF_ACTION[action],)
 
     def trace_round(self, hands: Sequence[CardSet], direction: str, passes: Sequence[tuple[int, CardSet]],
                     cards: Sequence[int]) -> tuple[list[Observation], Trace, Observation | None]:
@@ -296,7 +230,7 @@ class OpenSpielEngine:
         # trick closes (the first card's too), as play_view() reads them.
         state, played, last = self.state, self._played, len(cards) - 1
         legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
-        hearts_broken, points, bit = state.hearts_broken, state.points, _BIT_OF_ACTION.__getitem__
+        hearts_broken, points, bit = state.hearts_broken, state.points, BIT_OF_ACTION.__getitem__
         allowed, seat_to_move, broken, note = legal.append, seats.append, hearts.append, played.append
         taken, scores = self._points
         if taken == 0:   # read when the cards were passed, before the first card: what it shows after it
@@ -309,7 +243,7 @@ class OpenSpielEngine:
                 break
             n = len(played) + 1
             if k == last or n == 49:   # the last trick: as play() keeps it for the round's points
-                self._trick = tuple(_TEXT_OF_ACTION[a] for a in played[(n - 1) // 4 * 4:])
+                self._trick = tuple(TEXT_OF_ACTION[a] for a in played[(n - 1) // 4 * 4:])
                 self._apply(index, mask)
                 if k == last:
                     self._points = (taken, readings[-1] if readings else self._points[1])
@@ -324,7 +258,7 @@ class OpenSpielEngine:
             seat_to_move(current_player())
             broken(hearts_broken())
         n = len(played)
-        self._trick = tuple(_TEXT_OF_ACTION[a] for a in played[(n - 1) // 4 * 4:]) if n else ()
+        self._trick = tuple(TEXT_OF_ACTION[a] for a in played[(n - 1) // 4 * 4:]) if n else ()
         self._points = (taken, readings[-1] if readings else self._points[1])
         return shown, trace, None
 
@@ -397,22 +331,8 @@ class Trace(NamedTuple):
     passing: list[tuple[int, bool]]
 
 
-def _actions_of(mask: int) -> tuple[int, ...]:
-    """OpenSpiel's actions for the cards of ``mask``, in the order of the cards' indices (looked up 8 cards at a
-    time: a deal asks this of every hand)."""
-    return (_BYTE_ACTIONS[0][mask & 255] + _BYTE_ACTIONS[1][mask >> 8 & 255] + _BYTE_ACTIONS[2][mask >> 16 & 255]
-            + _BYTE_ACTIONS[3][mask >> 24 & 255] + _BYTE_ACTIONS[4][mask >> 32 & 255]
-            + _BYTE_ACTIONS[5][mask >> 40 & 255] + _BYTE_ACTIONS[6][mask >> 48 & 255])
-
-
-# For the cards 8k to 8k+7 and each set of them (a byte of a mask): their OpenSpiel actions, in index order.
-_BYTE_ACTIONS = tuple(tuple(tuple(ACTION_OF_CARD[base + i] for i in range(8) if byte >> i & 1 and base + i < 52)
-                            for byte in range(256)) for base in range(0, 56, 8))
-
-
 _ZEROS = (0, 0, 0, 0)
 _TRICK_SIZES = tuple(n % 4 for n in range(1, 52))   # the cards of the trick after each card of a round but the last
 _NO_CARDS = CardSet()
 _BEFORE_ROUND = Observation("round-over", None, (), False, _ZEROS, None, _ZEROS, False, ())
-_TEXT_OF_ACTION = tuple(str(CARDS[i]) for i in CARD_OF_ACTION)
 
