@@ -16,14 +16,12 @@ from hearts_ref.game import Game
 from hearts_ref.round import start_round
 from hearts_ref.simulate import random_game
 from hearts_ref.variants import Rules
-from hearts_ref.conformance.coverage import game_coverage
+from hearts_ref.conformance.coverage import end_situations, game_coverage, game_situations, moments, round_situations
 from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.endings import ending_plans
 from hearts_ref.conformance.policies import RANDOM_POLICIES, policy_for
 from hearts_ref.conformance.runner import game_decider, planned_games, run_differential
-from hearts_ref.conformance.situations import (
-    BY_NAME, SITUATIONS, Moment, applicable, end_situations, game_situations, moments, round_situations,
-)
+from hearts_ref.conformance.situations import BY_NAME, SITUATIONS, Moment, applicable
 from hearts_ref.conformance.targeted import game_plan, roles, targeted_every
 from hearts_ref.conformance.targets import reached, recipe_aims, recipes_for, round_for
 from hearts_ref.spec import load_rules

@@ -13,7 +13,7 @@ from hearts_ref.conformance.report import Report, merge_reports
 from hearts_ref.conformance.summary import console_summary
 from hearts_ref.conformance.runner import run_differential
 from hearts_ref.conformance.endings import distance
-from hearts_ref.conformance.situations import end_situations, game_situations
+from hearts_ref.conformance.coverage import end_situations, game_situations
 from hearts_ref.game import is_game_over
 from hearts_ref.conformance.steered import UNTARGETED, Ending, _tries, steered_aims, steered_round, untargeted
 from hearts_ref.conformance.targets import outcome, reached

@@ -11,7 +11,7 @@ A situation is a predicate of one of three scopes, asked of the reference's own 
 - ``play``: a :class:`Moment`, one card played, with the seat's hand before it and the
   play's context, replayed from a finished round with the engine's own rule functions
   (:func:`~hearts_ref.round.exchange` for the pass, :func:`~hearts_ref.legality.breaks_hearts`
-  for hearts broken);
+  for hearts broken: :func:`~.coverage.moments`);
 - ``round``: a finished round (the cards each seat took, the pass direction, the deal);
 - ``end``: the totals after a round (the game's end decided by :func:`~hearts_ref.game.is_game_over`).
 
@@ -20,6 +20,7 @@ A situation counts once per round in which it was reached (once per round end fo
 
 >>> from hearts_ref.simulate import random_game
 >>> from hearts_ref.variants import Rules
+>>> from hearts_ref.conformance.coverage import round_situations   # a finished round's (the coverage)
 >>> sorted(round_situations(random_game(Rules(), seed=2).results[0], Rules()))
 ['BREAK-DISCARD/heart-discarded', 'PASS-CYCLE/left']
 >>> [s.name for s in applicable(Rules()) if s.rule_id == "WIN-TIE"]       # not every seat of four
@@ -32,22 +33,20 @@ A situation counts once per round in which it was reached (once per round end fo
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from hearts_ref.cards import Suit, suit_of
 from hearts_ref.cardset import HEARTS, JACK_OF_DIAMONDS_BIT, POINT_CARDS, QUEEN, SUIT_MASKS
-from hearts_ref.game import Game, RoundResult, is_game_over
-from hearts_ref.legality import Context, breaks_hearts
-from hearts_ref.round import exchange
+from hearts_ref.game import RoundResult, is_game_over
+from hearts_ref.legality import Context
 from hearts_ref.scoring import MOON_POINTS
 from hearts_ref.variants import REMOVED_CARDS, Rules
 from hearts_ref.conformance.script import direction_options
 
-__all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "moments", "round_situations",
-           "end_situations", "game_situations", "situation_rows", "dealt_directions", "TIE_SIZES"]
+__all__ = ["Situation", "Moment", "SITUATIONS", "BY_NAME", "applicable", "situation_rows", "dealt_directions",
+           "TIE_SIZES"]
 
 _SPADES, _HEARTS = int(Suit.SPADES), int(Suit.HEARTS)
 TIE_SIZES = (2, 3, 4)    # WIN-TIE: ties for the lowest total between this many seats
@@ -241,9 +240,6 @@ SITUATIONS: tuple[Situation, ...] = (
 )
 
 BY_NAME = {situation.name: situation for situation in SITUATIONS}
-_PLAY = tuple(s for s in SITUATIONS if s.scope == "play")
-_ROUND = tuple(s for s in SITUATIONS if s.scope == "round")
-_END = tuple(s for s in SITUATIONS if s.scope == "end")
 
 
 def applicable(rules: Rules, *, directions: set[str] | None = None) -> tuple[Situation, ...]:
@@ -262,155 +258,6 @@ def applicable(rules: Rules, *, directions: set[str] | None = None) -> tuple[Sit
 
 
 _APPLICABLE: dict[tuple[Rules, frozenset[str] | None], tuple[Situation, ...]] = {}   # kept per ruleset
-
-
-def moments(result: RoundResult, rules: Rules, *, unbroken: bool = False) -> Iterator[Moment]:
-    """Each play of a finished round, with the seat's hand before it and its context, in play order; with
-    ``unbroken``, only those of the first trick and those while hearts are unbroken (up to the play that breaks them).
-
-    The hands after the pass come from :func:`~hearts_ref.round.exchange` and hearts broken from
-    :func:`~hearts_ref.legality.breaks_hearts`, the functions the engine plays with.
-    """
-    offset = rules.pass_offset(result.direction)
-    hands = list(exchange(result.dealt, result.passes, offset) if offset else result.dealt)
-    broken = False
-    n = rules.players
-    for number, trick in enumerate(result.tricks):
-        if unbroken and broken and number:
-            return
-        first = number == 0
-        indices = trick.indices
-        led = suit_of(indices[0])
-        seats = trick.seats   # the first trick with uneven hands: a seat may play two cards
-        seat = trick.leader
-        context = _context(True, None, first, broken)
-        for position, card in enumerate(indices):
-            if seats is not None:
-                seat = seats[position]
-            yield _new(Moment, (seat, hands[seat], context, card))
-            played = 1 << card
-            hands[seat] &= ~played
-            if not broken and breaks_hearts(played, context, rules):
-                broken = True
-                if unbroken and not first:
-                    return
-            seat = (seat + 1) % n
-            context = _context(False, led, first, broken)
-
-
-_new = tuple.__new__
-_CONTEXTS: dict[tuple[bool, int | None, bool, bool], Context] = {}   # the few contexts of a play, built once
-
-
-def _context(leading: bool, led: int | None, first: bool, broken: bool) -> Context:
-    key = (leading, led, first, broken)
-    context = _CONTEXTS.get(key)
-    if context is None:
-        context = _CONTEXTS[key] = Context(leading, led, first, broken)
-    return context
-
-
-def _taken(result: RoundResult, players: int) -> tuple[int, ...]:
-    taken = [0] * players
-    for trick in result.tricks:
-        for card in trick.indices:
-            taken[trick.winner] |= 1 << card
-    return tuple(taken)
-
-
-@functools.lru_cache(maxsize=64)
-def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
-    """The situations of ``scope`` that apply to ``rules``: worked out once per rules (every round asks)."""
-    return tuple(s for s in SITUATIONS if s.scope == scope and s.applies(rules))
-
-
-def round_situations(result: RoundResult, rules: Rules, plays: Sequence[tuple[Any, Any, Any]] | None = None) -> set[str]:
-    """The ``play`` and ``round`` situations that applies to ``rules`` reached in a finished round.
-
-    ``plays``: the round's plays as the reference made them, each as the state before it, the card and the state
-    after (a forecast round judged in one go: :mod:`.quick`); each play's seat, hand and context are then read from
-    its state instead of replayed from ``result`` (:func:`moments`), and the cards taken from the last state.
-    """
-    by_kind, every = _play_tests(rules)
-    found: set[str] = set()
-    if every and plays is None:
-        _reached(moments(result, rules, unbroken=True), by_kind, len(every), rules, found)
-    elif every:
-        _reached_in_plays(plays, by_kind, len(every), rules, found)
-    taken = _taken(result, rules.players) if plays is None else plays[-1][2].taken
-    found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
-    return found
-
-
-def _reached(walked: Iterable[Moment], by_kind: Any, left: int, rules: Rules, found: set[str]) -> None:
-    """Add to ``found`` the play situations of the plays ``walked`` (:func:`moments`), ``left`` of them not reached
-    yet: each is asked only of the plays it can be (:func:`_play_tests`)."""
-    for moment in walked:
-        context = moment.context
-        for name, test in by_kind[context.first_trick][context.leading][moment.card]:
-            if name not in found and test(moment, rules):
-                found.add(name)
-                left -= 1
-        if not left:
-            return
-
-
-def _reached_in_plays(plays: Sequence[tuple[Any, Any, Any]], by_kind: Any, left: int, rules: Rules,
-                      found: set[str]) -> None:
-    """:func:`_reached` for the plays the reference made (each the state before it, the card, the state after): the
-    moments :func:`moments` gives with ``unbroken``, read from the states, made only for plays a situation can be."""
-    for before, card, _ in plays:
-        context = before.context
-        if context.hearts_broken and not context.first_trick:
-            return
-        index = card.index
-        tests = by_kind[context.first_trick][context.leading][index]
-        if tests:
-            seat = before.to_play
-            moment = _new(Moment, (seat, before.hands[seat], context, index))
-            for name, test in tests:
-                if name not in found and test(moment, rules):
-                    found.add(name)
-                    left -= 1
-            if not left:
-                return
-
-
-@functools.lru_cache(maxsize=64)
-def _play_tests(rules: Rules) -> tuple[Any, tuple[tuple[str, Callable[..., bool]], ...]]:
-    """The names and predicates of the ``play`` situations of ``rules``: for each kind of play (on the first trick
-    or not, a lead or not: indexed by the two) by card played, those it can be (from their ``plays`` and ``cards``);
-    and all of them."""
-    scoped = _scoped("play", rules)
-    every = tuple((s.name, s.test) for s in scoped)
-
-    def can_be(s: Situation, first: bool, leading: bool, card: int) -> bool:
-        if s.plays == "first-trick" and not first or s.plays == "later-lead" and (first or not leading):
-            return False
-        return s.cards is None or bool(s.cards >> card & 1)
-
-    by_kind = tuple(tuple(tuple(tuple((s.name, s.test) for s in scoped if can_be(s, first, leading, card))
-                                for card in range(104))
-                          for leading in (False, True)) for first in (False, True))   # [first][leading][card]
-    return by_kind, every
-
-
-def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:
-    """The ``end`` situations reached by a round that took the totals from ``before`` to ``after``."""
-    return {s.name for s in _scoped("end", rules) if s.test(before, after, over, rules)}
-
-
-def game_situations(game: Game, plays: dict[int, Sequence[tuple[Any, Any, Any]]] | None = None) -> Iterator[set[str]]:
-    """The situations each round of a game reached, round by round (its end with its last round); ``plays``: the
-    reference's plays of some rounds, by round number (:func:`round_situations`)."""
-    rules = game.rules
-    totals = (0,) * rules.players
-    planned = plays or {}
-    for number, result in enumerate(game.results, 1):
-        after = tuple(t + s for t, s in zip(totals, result.score.scores))
-        over = number == len(game.results) and game.over
-        yield round_situations(result, rules, planned.get(number)) | end_situations(totals, after, over, rules)
-        totals = after
 
 
 def situation_rows(names: list[str], coverage: dict[str, int],

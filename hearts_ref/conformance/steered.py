@@ -4,7 +4,7 @@ An engine that deals for itself (``Capabilities.deals``) takes no stacked deal: 
 games reach the situations only through the choices made on the hands it dealt. When its
 round is dealt, :func:`steered_round` tries a few ways to pass and play those hands on the
 reference, each a *style* around one seat, and keeps the one whose play reaches the most
-of the situations aimed at (:func:`~hearts_ref.conformance.situations.round_situations`):
+of the situations aimed at (:func:`~hearts_ref.conformance.coverage.round_situations`):
 
 ================  ==========================================================================
 pass ``feed``     the seat that passes to the chosen seat gives it its highest cards; the
@@ -49,7 +49,8 @@ from hearts_ref.game import is_game_over
 from hearts_ref.round import PASS_SIZE, RoundState, exchange
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.endings import distance
-from hearts_ref.conformance.situations import BY_NAME, applicable, end_situations
+from hearts_ref.conformance.coverage import end_situations
+from hearts_ref.conformance.situations import BY_NAME, applicable
 from hearts_ref.conformance.targets import _leader, _played, _prefer, _wish, outcome, reached
 
 __all__ = ["steered_round", "steered_aims", "steered_endings", "untargeted", "UNTARGETED", "Ending"]

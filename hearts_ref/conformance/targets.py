@@ -3,7 +3,7 @@
 Each *recipe* deals a few seats the cards a situation needs (the rest shuffled among the
 others), and gives each seat a wish for its plays; the round is played on the reference
 with those wishes among its legal cards, and kept only if the reference's play reaches the
-situations the recipe is for (:func:`~hearts_ref.conformance.situations.round_situations`):
+situations the recipe is for (:func:`~hearts_ref.conformance.coverage.round_situations`):
 
 ========================  =====================================================================
 ``lead-hearts``           a seat with the top clubs and the top hearts wins the first tricks
@@ -47,7 +47,8 @@ from hearts_ref.errors import HeartsError
 from hearts_ref.game import RoundResult
 from hearts_ref.round import RoundState, start_round
 from hearts_ref.variants import Rules
-from hearts_ref.conformance.situations import BY_NAME, round_situations
+from hearts_ref.conformance.coverage import round_situations
+from hearts_ref.conformance.situations import BY_NAME
 
 __all__ = ["RECIPES", "AIMS", "round_for", "reached", "outcome", "searched_round", "recipes_for", "recipe_aims", "rotated"]
 
