@@ -14,7 +14,8 @@ import pytest
 from hearts_ref import Capabilities, Rules
 from hearts_ref.cli import main
 from hearts_ref.conformance.differential import run_game
-from hearts_ref.conformance.policies import RANDOM_POLICIES, PolicyDecider, make_policy
+from hearts_ref.conformance.decider import PolicyDecider
+from hearts_ref.conformance.policies import RANDOM_POLICIES, make_policy
 from hearts_ref.conformance.report import Report, junit_xml
 from hearts_ref.conformance.runner import replay_case, run_conformance, run_differential
 from hearts_ref.conformance.script import decode_case

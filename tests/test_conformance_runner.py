@@ -11,7 +11,8 @@ from hearts_ref.conformance.diagnose import StepFacts, legal_rules, observation_
 from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.findings import Difference
 from hearts_ref.conformance.judge import reference_observation
-from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy
+from hearts_ref.conformance.decider import PolicyDecider
+from hearts_ref.conformance.policies import POLICY_NAMES, make_policy
 from hearts_ref.conformance.runner import replay_case, run_differential
 from hearts_ref.conformance.script import (
     ListSource, ScriptDecider, decode_case, deal_code, deal_from, encode_case, subset_of, subset_rank,

@@ -14,7 +14,8 @@ from hearts_ref.variants import Rules
 from hearts_ref.conformance import differential, runner
 from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.judge import reference_observation
-from hearts_ref.conformance.policies import Policy, PolicyDecider, make_policy
+from hearts_ref.conformance.decider import PolicyDecider
+from hearts_ref.conformance.policies import Policy, make_policy
 
 THREE = Rules(players=3, pass_cycle="left-right-none")
 

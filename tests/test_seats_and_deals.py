@@ -17,7 +17,8 @@ import pytest
 from hearts_ref import Card, CardSet, Rules, deal
 from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.negative import NegativeChecks
-from hearts_ref.conformance.policies import PolicyDecider, make_policy
+from hearts_ref.conformance.decider import PolicyDecider
+from hearts_ref.conformance.policies import make_policy
 from hearts_ref.conformance.script import ListSource, ScriptDecider
 from hearts_ref.engine import EngineRejection, ReferenceEngine, seated_play, takes_seat
 from hearts_ref.engines import StdioEngine

@@ -8,7 +8,8 @@ from collections import Counter
 
 from hearts_ref import Rules, deal
 from hearts_ref.conformance.differential import run_game
-from hearts_ref.conformance.policies import PolicyDecider, make_policy
+from hearts_ref.conformance.decider import PolicyDecider
+from hearts_ref.conformance.policies import make_policy
 from hearts_ref.conformance.report import Report, merge_reports
 from hearts_ref.conformance.summary import console_summary
 from hearts_ref.conformance.runner import run_differential

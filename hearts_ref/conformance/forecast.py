@@ -13,7 +13,8 @@ one at a time or together.
 >>> from hearts_ref.deals import deal
 >>> from hearts_ref.round import start_round
 >>> from hearts_ref.variants import Rules
->>> from hearts_ref.conformance.policies import PolicyDecider, make_policy
+>>> from hearts_ref.conformance.decider import PolicyDecider
+>>> from hearts_ref.conformance.policies import make_policy
 >>> decider = PolicyDecider(make_policy("uniform", random.Random(1)))
 >>> state = start_round(Rules(), deal(Rules(), seed=1), direction="none")
 >>> forecast = Forecast(decider)

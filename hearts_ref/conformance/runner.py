@@ -34,7 +34,8 @@ from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.findings import GameRun
 from hearts_ref.conformance.negative import NegativeChecks
 from hearts_ref.conformance.outcomes import game_case, reproduce, reproduction
-from hearts_ref.conformance.policies import POLICY_NAMES, PolicyDecider, make_policy, policy_for
+from hearts_ref.conformance.decider import PolicyDecider
+from hearts_ref.conformance.policies import POLICY_NAMES, make_policy, policy_for
 from hearts_ref.conformance.report import Case, Report
 from hearts_ref.conformance.script import direction_options
 from hearts_ref.conformance.shrink import Budget, replay_script
