@@ -40,7 +40,7 @@ from hearts_ref.symbolic import SYMBOLIC, SymbolicNumber, all_of, any_of, as_z3,
 from hearts_ref.variants import Rules
 from properties import statements as said
 from properties.contexts import LegalityFunction, situations, taken_piles
-from properties.logic import ALL_CARDS
+from properties.logic import ALL_CARDS, total
 from properties.solving import Claim, card_variables, one_card
 
 __all__ = ["REFINEMENTS", "plays_as_stated", "rejections_as_stated", "scores_as_stated", "breaking_as_stated",
@@ -157,7 +157,7 @@ def scores_as_stated(rules: Rules, legality: LegalityFunction | None) -> list[Cl
     points = said.round_points(rules)
     per_deck = ", per deck" if points != said.DECK_POINTS else ""
     sums = Claim(f"the card points of the cards taken sum to {points} («always sum to 26»{per_deck})", tuple(shared_out),
-                 as_z3(said.total(said.score_points(rules, pile) for pile in piles)) == points,
+                 as_z3(total(said.score_points(rules, pile) for pile in piles)) == points,
                  tuple((f"taken by seat {j}", t) for j, t in enumerate(piles)))
     return [Claim("the round scores of any cards taken by the seats", tuple(hypotheses), all_of(goals), shown),
             Claim("the moon shooter of any cards taken by the seats", tuple(hypotheses), all_of(shooter_goals), shown),

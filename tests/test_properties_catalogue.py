@@ -128,6 +128,14 @@ def test_every_rule_id_has_a_statement_and_an_invariant_that_proves_it():
 RULE_IDS_IN_ORDER = list(load_rules())
 
 
+def test_a_play_is_allowed_by_the_statements_of_the_play_rules_themselves():
+    """allows() asks each play rule's own statement (TRICK-ORDER's: the card is in the hand), wherever it is written."""
+    from properties.statements import PLAY_PREDICATES, PLAY_RULES
+    assert list(PLAY_PREDICATES) == list(PLAY_RULES)
+    assert all(PLAY_PREDICATES[rule] is STATEMENTS[rule].predicate for rule in PLAY_RULES if rule != "TRICK-ORDER")
+    assert all(STATEMENTS[rule].path.startswith("properties/statements/") for rule in STATEMENTS)
+
+
 @pytest.mark.parametrize("changes, outcome", [
     ({}, "proved"), ({"moon": "subtract"}, "refuted"), ({"ties": "play-on"}, "refuted"), ({"max_rounds": 1}, "proved"),
     ({"ties": "play-on", "max_rounds": 1}, "proved"),

@@ -2,7 +2,7 @@
 
 Each rule's statement is shown with what kind of thing it constrains, its predicate in
 words, the invariant that proves the engine equal to it (linked to the proofs page), and
-the predicate's source, read from ``properties/statements.py`` when the site is built.
+the predicate's source, read from ``properties/statements/`` when the site is built.
 
 >>> block = formal_statement("FOLLOW-SUIT", "rules/04-following.md")
 >>> "**Formal statement.**" in block and "def follow_suit" in block and "PLAYS-AS-STATED" in block
@@ -36,5 +36,5 @@ def formal_statement(rule_id: str, page: str) -> str:
     body = "\n".join("    " + line if line.strip() else "" for line in statement.source.rstrip().splitlines())
     return (f"**Formal statement.** {statement.words[0].upper() + statement.words[1:]} (a predicate over "
             f"{KINDS[statement.kind]}). The engine is proved to compute exactly this by {proofs or 'no proof'}.\n\n"
-            f'??? abstract "`{statement.signature.replace(chr(39), "")}` · properties/statements.py"\n\n'
+            f'??? abstract "`{statement.signature.replace(chr(39), "")}` · {statement.path}"\n\n'
             f'    ```python\n{body}\n    ```\n')

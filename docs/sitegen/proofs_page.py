@@ -260,7 +260,7 @@ def _statements_section(page: str) -> str:
     from sitegen.formal_statements import proved_by
 
     out = ["## Formal statements {#formal-statements}\n",
-           "One predicate per rule ID, written from the rule's text in `properties/statements.py` (never from "
+           "One predicate per rule ID, written from the rule's text in `properties/statements/` (never from "
            "the engine's functions); each rule's page shows its predicate's source.\n",
            "| rule | kind | statement | proved equal to the engine by |", "|---|---|---|---|"]
     for rule_id, statement in STATEMENTS.items():

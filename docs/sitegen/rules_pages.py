@@ -128,7 +128,7 @@ def render_rule(rule: SpecRule, page: str, proofs: dict, vectors: dict) -> str:
     if rule.id in FIGURES:
         parts.append(FIGURES[rule.id]() + "\n")
     parts.append("**Sources.**\n\n" + render_quotes(rule.section("Sources"), page) + "\n")
-    parts.append(formal_statement(rule.id, page))   # the rule as a predicate (properties/statements.py)
+    parts.append(formal_statement(rule.id, page))   # the rule as a predicate (properties/statements/)
     if rule.section("Examples"):
         parts.append('<div class="hr-examples" markdown>\n\n**Examples.**\n\n'
                      + spec_text(rule.section("Examples"), page) + "\n\n</div>\n")
