@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.engine import Engine
-from hearts_ref.engines.failures import restart_engine
+from hearts_ref.engines.failures import reproducing, restart_engine
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.report import Case
@@ -91,7 +91,13 @@ def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, boo
     ``fresh``; without it ``engine``, restarted if it can be): a finding that does not fail
     the same way every time is *flaky*, and so is each case whose findings all are.
     """
-    budget = Budget.of(budget)
+    with reproducing(engine):   # an engine abandoned since is still asked: its findings are reproduced on it
+        _reproduce(engine, rules, games, Budget.of(budget), max_shrinks, spec, time_left, fresh, replays)
+
+
+def _reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], budget: Budget,
+               max_shrinks: int, spec: str, time_left: Callable[[], float] | None, fresh: Callable[[], Engine] | None,
+               replays: int) -> None:
     first: dict[tuple[str, str], str] = {}
     flaky: dict[tuple[str, str], bool] = {}
     for case, run, negative in games:

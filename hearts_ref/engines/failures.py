@@ -12,12 +12,15 @@ the runner's reports use.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from hearts_ref.errors import HeartsError
 
 __all__ = [
     "EngineFailure", "EngineStartError", "EngineTimeout", "EngineCrashed", "EngineProtocolError",
     "EngineUnsupported", "EngineInternalError", "EngineAbandoned", "ENGINE_ERRORS", "restart_engine",
-    "failure_text", "abandoned",
+    "failure_text", "abandoned", "reproducing",
 ]
 
 # What an engine's own bug can raise: any exception, and SystemExit from an in-process engine
@@ -43,6 +46,22 @@ def restart_engine(engine: object) -> None:
             restart()
         except ENGINE_ERRORS:
             pass
+
+
+@contextmanager
+def reproducing(engine: object) -> Iterator[None]:
+    """While the findings of a run are reproduced (shrunk and replayed) on ``engine``: its circuit breaker held,
+    and an abandoned engine started again, so that a failure that shows every time shows in its replays too."""
+    breaker = getattr(engine, "breaker", None)
+    held = getattr(breaker, "held", None)
+    if not callable(held):
+        yield
+        return
+    was_abandoned = abandoned(engine) is not None
+    with held():
+        if was_abandoned:
+            restart_engine(engine)
+        yield
 
 
 def abandoned(engine: object) -> str | None:

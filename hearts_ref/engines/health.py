@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from hearts_ref.engines.failures import EngineAbandoned, EngineFailure
@@ -74,6 +76,17 @@ class Breaker:
         """Raise :class:`EngineAbandoned` if the engine has been abandoned."""
         if self.reason is not None:
             raise EngineAbandoned(self.reason)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Neither counting nor abandoning while the block runs (the findings of the games already played are
+        reproduced on the engine: a finding that fails every time must fail there too); as it was afterwards."""
+        saved = (self.limit, self.reason, self._verdict, self._count, self._failed_this_game)
+        self.limit, self.reason = 0, None
+        try:
+            yield
+        finally:
+            self.limit, self.reason, self._verdict, self._count, self._failed_this_game = saved
 
 
 class ReplyTimes:
@@ -146,4 +159,14 @@ _NO_WAIT_BIN = _bin(0.0)
 
 
 def _duration(seconds: float) -> str:
-    return f"{seconds * 1000:.2g} ms" if seconds < 1 else f"{seconds:.3g} s"
+    """A reply time in words: ``40 µs``, ``2.5 ms``, ``304 ms``, ``1.50 s``.
+
+    >>> [_duration(s) for s in (0.0, 0.00004, 0.0025, 0.3045, 1.5)]
+    ['0 µs', '40 µs', '2.5 ms', '304 ms', '1.50 s']
+    """
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        milliseconds = seconds * 1000
+        return f"{milliseconds:.1f} ms" if milliseconds < 100 else f"{milliseconds:.0f} ms"
+    return f"{seconds:.2f} s"
