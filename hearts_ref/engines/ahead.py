@@ -125,18 +125,18 @@ class MovesAhead:
                 chunk = process.read_lines(timeout, f"{commands[k][0]!r} (seq {first + k})", len(lines) - k)
                 waits.append((clock() - sent, len(chunk)))
                 if chunk != lines[k:k + len(chunk)]:
-                    process.unread(read + chunk)
+                    process.unread(read + chunk)   # (read again for the moves, and timed then)
                     return False
                 read += chunk
                 sent = clock()
         except EngineFailure as error:   # (the engine is killed): the replies read, then the failure
             self._replay = self._replayed(read, error)
+            _timed(channel, waits)
             return False
         finally:
             if read:
                 channel.line = read[-1]
-        for seconds, count in waits:
-            channel.times.add_read(seconds, count)
+        _timed(channel, waits)
         self._last_step = read[-1]
         self._fresh = self.step_of(read[-1])
         self._unread = None
@@ -247,3 +247,9 @@ def _raising(error: Exception) -> Iterator[Any]:
     """Replies that raise ``error`` at the first: those of moves that could not be sent."""
     raise error
     yield  # pragma: no cover  (a generator)
+
+
+def _timed(channel: Any, waits: list[tuple[float, int]]) -> None:
+    """The waits for the replies taken (each read: how long it waited, how many replies came) as the engine's."""
+    for seconds, count in waits:
+        channel.times.add_read(seconds, count)
