@@ -80,7 +80,8 @@ def summary_renderables(report: Report) -> list[Any]:
                                                               "checks-passed", "checks-failed", "checks-cited")),
                           "<--" if bad else "", style="bold red" if bad else None)
         parts += [Text(""), indented(table)]
-    parts += _situations_table(report)
+    if report.coverage.get("rounds"):   # (no round played: nothing to count)
+        parts += _situations_table(report)
     tail: list[str] = []
     data_failures = [c for c in report.cases if c.status in FAILING and c.kind in ("vector", "perft")]
     if data_failures:
@@ -116,8 +117,10 @@ def summary_renderables(report: Report) -> list[Any]:
         parts.append(Text(f"  INCOMPLETE: {report.incomplete['reason']}; this report holds the cases judged before",
                           style="bold yellow"))
     code = report.exit_code()
-    parts.append(Text(f"  verdict: {_verdict(report)}" + (" (of an incomplete run)" if report.incomplete else ""),
-                      style="bold green" if code == 0 else "bold red"))
+    verdict = _verdict(report)
+    passed = code == 0 and not verdict.startswith("NOTHING")
+    parts.append(Text(f"  verdict: {verdict}" + (" (of an incomplete run)" if report.incomplete and report.cases else ""),
+                      style="bold green" if passed else "bold red"))
     return parts
 
 
@@ -143,6 +146,8 @@ def _situations_table(report: Report) -> list[Any]:
 
 
 def _verdict(report: Report) -> str:
+    if report.incomplete and not report.cases:
+        return "NOTHING JUDGED: the run was stopped before its first case was judged"
     code = report.exit_code()
     if code == 1:
         errors = sum(1 for case in report.cases if case.status == "error")
