@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -206,11 +207,27 @@ def test_conform_json_prints_the_report_itself(capsys):
     assert code == 0 and data["summary"]["counts"]["failed"] == 0 and data["cases"]
 
 
+def _processes_with(variable: str) -> list[int]:
+    """The processes whose environment holds ``variable`` (``NAME=value``), this one's excepted (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:   # gone meanwhile, or not ours to read
+            continue
+        if variable.encode() in environment:
+            found.append(int(entry.name))
+    return found
+
+
 @pytest.mark.parametrize("script, verdict", [("hang.py", "timeout"), ("crash.py", "crashed"),
                                              ("garbage.py", "protocol-error")])
-def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdict, tmp_path, capsys):
+def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdict, tmp_path, capsys, monkeypatch):
     """Every game is judged: the engine is restarted after each failure, and no process is left behind."""
     report = tmp_path / "r.json"
+    monkeypatch.setenv("HEARTS_REF_TEST_RUN", str(tmp_path))   # what this test starts inherits it, and only that
     command = f"{sys.executable} {ROOT / 'tests' / 'engines' / script}"
     code = main(["conform", "--engine", command, "--games", "3", "--negative-games", "0", "--no-vectors",
                  "--shrink-time", "0", "--timeout", "0.5" if script == "hang.py" else "10", "--report", str(report)])
@@ -222,9 +239,24 @@ def test_a_misbehaving_engine_gets_its_verdict_and_the_run_goes_on(script, verdi
     assert data["summary"]["counts"]["error"] == 3 and data["summary"]["counts"]["failed"] == 0
     table = data["summary"]["rules"]   # an engine failure is in the errors column, never a rule's failure
     assert not any(row["failed"] for row in table.values()) and sum(row["error"] for row in table.values()) == 3
-    # this checkout's engine only: another checkout's tests may be running the same script on this machine
-    leftover = subprocess.run(["pgrep", "-f", str(ROOT / "tests" / "engines" / script)], capture_output=True, text=True)
-    assert leftover.stdout.strip() == ""
+    assert _processes_with(f"HEARTS_REF_TEST_RUN={tmp_path}") == []   # the engines this test started, and theirs
+
+
+def test_the_failure_of_an_engine_abandoned_since_is_reproduced_on_it(tmp_path, capsys):
+    """Three crashes in a row abandon the engine; the crash found is still replayed on it (started again), and fails
+    there the same way every time: it is not called flaky, nor left unshrunk."""
+    report = tmp_path / "r.json"
+    command = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'crash.py'} play 5"
+    code = main(["conform", "--engine", command, "--games", "5", "--negative-games", "0", "--no-vectors",
+                 "--shrink-time", "2", "--report", str(report)])
+    data = json.loads(report.read_text(encoding="utf-8"))
+    statuses = [c["status"] for c in data["cases"]]
+    assert code == 1 and statuses == ["error"] * 3 + ["abandoned"] * 2, statuses
+    replays = data["cases"][0]["error"]["reproduction"]["replays"]
+    assert replays["same"] and [run["finding"][0] for run in replays["runs"]] == ["engine-error"] * 3
+    # every reply counts, those of a round read in one go before the crash too (about ten a game, and its replays)
+    assert data["engine"]["replies"]["count"] >= 50
+    assert "flaky" not in capsys.readouterr().out.lower()
 
 
 def test_a_case_of_a_json_report_replays_and_a_whole_report_is_refused(tmp_path, capsys):
