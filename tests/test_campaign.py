@@ -258,3 +258,17 @@ def test_run_campaign_in_jobs_from_python_gives_the_same_report():
     one = run_campaign(campaign)
     two = run_campaign(Campaign("reference", Rules(max_rounds=1), games=8, vectors=False, jobs=2))
     assert one.dumps(timings=False) == two.dumps(timings=False) and one.summary()["counts"]["passed"] == 10
+
+
+def test_a_run_stopped_before_its_first_case_says_nothing_was_judged():
+    """Not PASS: an incomplete report without a case judged nothing (and counts no situation)."""
+    from hearts_ref.conformance.report import Case, Report
+    from hearts_ref.conformance.summary import console_summary
+
+    report = Report({"spec": "x", "name": "x", "version": "", "capabilities": {}}, Rules().to_dict(), 0, 10, 0,
+                    [[1, 1]])
+    report.incomplete = {"reason": "stopped by SIGTERM after 0 cases"}
+    text = console_summary(report)
+    assert "verdict: NOTHING JUDGED" in text and "PASS" not in text and "situations played through" not in text
+    report.cases.append(Case("vector/x", "vector", "passed"))
+    assert "verdict: PASS (of an incomplete run)" in console_summary(report)
