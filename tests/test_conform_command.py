@@ -256,7 +256,13 @@ def test_the_failure_of_an_engine_abandoned_since_is_reproduced_on_it(tmp_path, 
     assert replays["same"] and [run["finding"][0] for run in replays["runs"]] == ["engine-error"] * 3
     # every reply counts, those of a round read in one go before the crash too (about ten a game, and its replays)
     assert data["engine"]["replies"]["count"] >= 50
-    assert "flaky" not in capsys.readouterr().out.lower()
+    out = capsys.readouterr().out
+    assert "flaky" not in out.lower()
+    # no rule was broken: the console names the failure as the engine's, its stderr on lines of their own
+    lines = out.splitlines()
+    failure = next(k for k, line in enumerate(lines) if line.startswith("  - engine failure, at a step of "))
+    assert "crashed:" in lines[failure] and "\\n" not in lines[failure]
+    assert lines[failure + 1].strip() == "--- engine stderr (last lines) ---"
 
 
 def test_a_case_of_a_json_report_replays_and_a_whole_report_is_refused(tmp_path, capsys):

@@ -95,8 +95,14 @@ def summary_renderables(report: Report) -> list[Any]:
         tail += ["", "  findings (shrunk):"]
         for case, repro in shrunk:
             shown = repro.get("deviation") or {}
-            rule_ids = shown.get("rule_ids", case.rule_ids)
-            tail.append(f"  - {', '.join(rule_ids) or 'engine error'}: {shown.get('message') or case.reason}")
+            rule_ids = ", ".join(shown.get("rule_ids", case.rule_ids))
+            message, *stderr = str(shown.get("message") or case.reason).split("\n")
+            if shown.get("kind") == "engine-error":   # no rule broken: the rules of the step it failed at
+                label = f"engine failure, at a step of {rule_ids}" if rule_ids else "engine failure"
+            else:
+                label = rule_ids or "engine error"
+            tail.append(f"  - {label}: {message}")
+            tail += [f"      {line}" for line in stderr]   # the engine's stderr, its last lines
             tail.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
                         f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps"
                         + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
