@@ -14,6 +14,7 @@ import pytest
 
 from hearts_ref.cli import main
 from hearts_ref.conformance.runner import run_conformance, run_differential
+from hearts_ref.conformance.shrink import Budget
 from hearts_ref.engines.load import load_engine
 from hearts_ref.variants import Rules
 from tests.engines import python_engines as faulty
@@ -60,6 +61,20 @@ def test_an_in_process_engine_with_a_bug_gets_a_verdict_and_the_run_goes_on(engi
         str(step.get("reason")) for step in report.steps.values())
     assert message in reasons
     assert len(report.cases) > 2 and report.exit_code() in (1, 2)
+
+
+def test_one_engine_failure_at_steps_of_different_rules_is_one_finding_shrunk_once(capsys):
+    """An engine failure breaks no rule: the same crash (in play, at every Q♠) is one finding by its cause, not one
+    per rule of the step it happened at (a lead, a follow, a discard), and only its first case is shrunk."""
+    report = run_differential(faulty.CrashesOnTheQueen, Rules(), 12, 1, shrink_budget=Budget(seconds=None, replays=60))
+    errors = [c for c in report.cases if c.status == "error"]
+    steps = {c.details["error"]["rule_ids"][0] for c in errors}
+    assert len(errors) == 12 and len(steps) > 1, steps   # the queen is played at steps of several rules
+    findings = report.summary()["findings"]
+    assert [(f["kind"], f["cause"], f["cases"]) for f in findings] == [("engine-error", "RuntimeError: play", 12)]
+    reproduced = [c for c in errors if "reproduction" in c.details["error"]]
+    assert [c.id for c in reproduced] == [findings[0]["case"]]
+    assert all(c.details["error"]["same_finding_as"] == reproduced[0].id for c in errors if c not in reproduced)
 
 
 def test_an_illegal_move_refused_with_the_wrong_rule_is_a_deviation():

@@ -9,6 +9,14 @@ it went.
 >>> finding = Deviation("observation", ("BREAK-QUEEN",), 9, {"round": 1, "action": "play", "card": "QS"})
 >>> finding.signature(), finding.round
 (('observation', 'BREAK-QUEEN'), 1)
+
+An engine failure breaks no rule: two are the same when the engine failed the same way in the
+same call, whatever rule the step it failed at concerns (a crash at every Q♠ is one finding,
+whether the queen was led or followed):
+
+>>> crash = Deviation("engine-error", ("FOLLOW-SUIT",), 30, {}, message="crashed: play(QS): exit code 3")
+>>> crash.signature()
+('engine-error', 'crashed: play')
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any, NamedTuple
 from hearts_ref.cardset import CardSet
 from hearts_ref.game import Game
 
-__all__ = ["Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message"]
+__all__ = ["Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message", "finding_key", "failure_cause"]
 
 # What a finding can be: a difference in what the engine shows, in its legal set, a legal move
 # it refused; in negative checks an illegal move accepted, refused citing another rule, or
@@ -63,14 +71,32 @@ class Deviation:
         return self.kind == "engine-error"
 
     def signature(self) -> tuple[str, str]:
-        """What makes two findings the same: the kind and the rule broken (the first rule ID)."""
-        return (self.kind, self.rule_ids[0] if self.rule_ids else "")
+        """What makes two findings the same (:func:`finding_key`): the kind and the rule broken, or for an engine
+        failure how it failed and in which call."""
+        return finding_key(self.kind, self.rule_ids, self.message)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "rule_ids": list(self.rule_ids), "step": self.step, "where": self.where,
                 "differences": [{"field": d.field, "expected": plain(d.expected), "actual": plain(d.actual)}
                                 for d in self.differences],
                 "message": self.message}
+
+
+def finding_key(kind: str, rule_ids: Any, message: str = "") -> tuple[str, str]:
+    """What makes two findings the same: the kind and the rule broken (the first rule ID); for an engine failure
+    (``engine-error``), which breaks no rule, the kind and its cause (:func:`failure_cause`): the rules of the step
+    it failed at say only where it happened. ``rule_ids`` and ``message`` as a finding's, or its JSON entry's."""
+    if kind == "engine-error":
+        return kind, failure_cause(message)
+    return kind, rule_ids[0] if rule_ids else ""
+
+
+def failure_cause(message: str) -> str:
+    """How an engine failed and in which call, from a failure's message (:func:`failure_message`): its verdict and
+    the call without its arguments (``crashed: play``, ``timeout: pass_cards``, ``KeyError: an illegal move``)."""
+    verdict, said, rest = message.partition(": ")
+    call = (rest if said else verdict).split("(", 1)[0].split(":", 1)[0].strip()
+    return f"{verdict}: {call}" if said else call
 
 
 def failure_message(what: str, error: BaseException) -> str:
@@ -129,7 +155,9 @@ class GameRun:
         return first
 
     def finding(self, signature: tuple[str, str]) -> Deviation | None:
-        """The finding with this signature, or (for ``("engine-error", "")``) the failure."""
-        if self.error is not None and self.error.signature() == signature:
-            return self.error
+        """The finding with this signature, or the failure with it (also by its kind and first rule ID, as a
+        replay case written before failures were told apart by their cause names it)."""
+        error = self.error
+        if error is not None and signature in (error.signature(), (error.kind, (error.rule_ids or ("",))[0])):
+            return error
         return next((f for f in self.findings if f.signature() == signature), None)

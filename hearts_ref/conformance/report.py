@@ -30,6 +30,7 @@ from typing import Any
 from hearts_ref.conformance.junit import junit_xml
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.errors import RecordError
+from hearts_ref.conformance.findings import finding_key
 from hearts_ref.conformance.tally import distinct_findings, rule_table
 
 __all__ = ["Case", "Report", "STATUSES", "FAILING", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
@@ -307,7 +308,7 @@ def _one_reproduction_per_finding(cases: list[Case]) -> None:
         if not entries:
             continue
         for entry in entries:
-            signature = (entry.get("kind"), (entry.get("rule_ids") or [""])[0])
+            signature = finding_key(entry.get("kind", ""), entry.get("rule_ids"), str(entry.get("message", "")))
             if signature not in first:
                 first[signature] = entry.get("same_finding_as", case.id)
             else:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hearts_ref.conformance.findings import finding_key
 from hearts_ref.spec import load_rules
 
 __all__ = ["rule_table", "distinct_findings", "ROW"]
@@ -75,13 +76,16 @@ def distinct_findings(report: Any) -> list[dict[str, Any]]:
         if case.details.get("error") and case.kind in ("differential", "negative"):
             entries.append(case.details["error"] | {"expected": False})
         for entry in entries:
-            key = (entry.get("kind", ""), (entry.get("rule_ids") or [""])[0])
+            kind, rule_ids = entry.get("kind", ""), entry.get("rule_ids") or [""]
+            key = finding_key(kind, rule_ids, str(entry.get("message", "")))
             seen = found.get(key)
             if seen is None:
                 reproduction = entry.get("reproduction") or {}
-                found[key] = {"kind": key[0], "rule_id": key[1], "expected": bool(entry.get("expected")),
+                found[key] = {"kind": kind, "rule_id": rule_ids[0], "expected": bool(entry.get("expected")),
                               "cases": 1, "case": case.id,
                               "first_difference": reproduction.get("first_difference") if reproduction else None}
+                if kind == "engine-error":   # no rule broken: rule_id is that of the first step it failed at
+                    found[key]["cause"] = key[1]
             else:
                 seen["cases"] += 1
                 if not seen["first_difference"] and entry.get("reproduction"):

@@ -30,6 +30,17 @@ class ExplodesOnThirdPlay(ReferenceEngine):
         super().play(card)
 
 
+class CrashesOnTheQueen(ReferenceEngine):
+    """Raises RuntimeError whenever the Q♠ is played, led or followed: one failure, at steps of several rules."""
+
+    name = "crashes-on-the-queen"
+
+    def play(self, card) -> None:
+        if str(card) == "QS":
+            raise RuntimeError("planted: the queen of spades")
+        super().play(card)
+
+
 class IgnoresFollowSuit(ReferenceEngine):
     """A planted rules bug: while following, it offers the whole hand as legal (FOLLOW-SUIT ignored)."""
 
