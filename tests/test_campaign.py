@@ -253,6 +253,27 @@ def test_merge_names_shards_that_do_not_make_up_the_whole():
         merge_reports([parts[(2, 4)]], of=(2, 2))
 
 
+@pytest.mark.parametrize("spoil, says", [
+    (lambda finding: finding.update(rule_ids=5), "findings[0] needs a kind, a list of rule IDs and a message"),
+    (lambda finding: finding.update(message=["x"]), "findings[0] needs a kind, a list of rule IDs and a message"),
+    (lambda finding: finding.clear() or finding.update(kind=None), "findings[0] needs a kind"),
+])
+def test_merge_names_the_case_whose_findings_are_malformed(spoil, says, tmp_path, capsys):
+    """A report whose finding is not as the runner writes it (what tells findings apart is unreadable) is bad input:
+    one line naming the file and the case, exit code 2, no traceback."""
+    from tests.engines.buggy import QueenBreaksHearts
+
+    data = run_conformance(QueenBreaksHearts, Rules(), games=4, vectors=False, shrink_budget=0, spec=BUGGY).to_dict()
+    case = next(case for case in data["cases"] if case.get("findings"))
+    spoil(case["findings"][0])
+    path = tmp_path / "spoiled.json"
+    path.write_text(json.dumps(data))
+    assert main(["conform", "--merge", str(path), "--report", str(tmp_path / "merged.json")]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: malformed report (case {case['id']}: {says}" in err and "Traceback" not in err
+    assert not (tmp_path / "merged.json").exists()
+
+
 def test_run_campaign_in_jobs_from_python_gives_the_same_report():
     campaign = Campaign("reference", Rules(max_rounds=1), games=8, vectors=False)
     one = run_campaign(campaign)

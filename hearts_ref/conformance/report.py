@@ -50,6 +50,24 @@ def _shrunk_untimed(data: dict[str, Any]) -> dict[str, Any]:
     return data | {"reproduction": data["reproduction"] | {"search": search | {"seconds": 0}}}
 
 
+def _check_entries(case: str, details: dict[str, Any]) -> None:
+    """ValueError unless a case's findings and engine failure read as the runner writes them: each an object with
+    a kind and a list of rule IDs (what the summary and a merge tell findings apart by), its message a string."""
+    entries = details.get("findings", [])
+    if not isinstance(entries, list):
+        raise ValueError(f"case {case}: findings is not a list")
+    named = [(f"findings[{k}]", entry) for k, entry in enumerate(entries)]
+    if "error" in details and details["error"] is not None:
+        named.append(("error", details["error"]))
+    for name, entry in named:
+        if not isinstance(entry, dict):
+            raise ValueError(f"case {case}: {name} is not an object")
+        rule_ids = entry.get("rule_ids", [])
+        if (not isinstance(entry.get("kind", ""), str) or not isinstance(rule_ids, list)
+                or not all(isinstance(rule, str) for rule in rule_ids) or not isinstance(entry.get("message", ""), str)):
+            raise ValueError(f"case {case}: {name} needs a kind, a list of rule IDs and a message, as strings")
+
+
 @dataclass
 class Case:
     """One case of a run: a vector, a perft count, a differential game, a game of negative checks."""
@@ -75,6 +93,7 @@ class Case:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Case:
         details = {k: v for k, v in data.items() if k not in ("id", "kind", "status", "rule_ids", "reason", "seconds")}
+        _check_entries(str(data["id"]), details)
         return cls(data["id"], data["kind"], data["status"], tuple(data.get("rule_ids") or ()),
                    data.get("reason", ""), float(data.get("seconds", 0.0)), details)
 
