@@ -6,7 +6,9 @@ derandomized and without an example database, on ``--examples`` inputs per kind:
 
 - engine replies as the runner's client reads them (fields and bytes broken, compact step replies);
 - protocol lines as ``hearts-ref serve`` reads them (fields and bytes broken, plays, whole streams);
-- game records as the referee reads them (fields and bytes broken).
+- game records as the referee reads them (fields and bytes broken);
+- shard reports as ``conform --merge`` reads them (fields and bytes broken; a quarter of ``--examples``,
+  each a whole merge of two reports).
 
 Every input must end in a precise error or be read cleanly; any other exception is counted as a
 traceback and shown. Run: ``python bench/fuzz_at_scale.py [--examples N]``.
@@ -31,19 +33,21 @@ from tests import test_fuzz_readers as files  # noqa: E402
 
 
 def kinds():
-    """(name, strategy, judge) for each kind of malformed input."""
+    """(name, strategy, judge, share of --examples) for each kind of malformed input."""
     replies = [wire.STEP_REPLIES[0], wire.STEP_REPLIES[-1], wire.REPLIES[-1], wire.REPLIES[-2]]
     yield ("engine replies", st.one_of(*(wire.mutated(wire._renumbered(r)) for r in replies),
                                        *(wire.damaged(wire._renumbered(r)) for r in replies), wire.step_replies()),
-           wire.judge_reply)
+           wire.judge_reply, 1)
     commands = [c.decode() for c in wire.COMMANDS]
     plays = st.builds(lambda seq, card: f'{{"seq":{seq},"cmd":"play","card":"{card}"}}\n'.encode(),
                       st.integers(-5, 10**19), wire.card_texts)
     yield ("protocol lines", st.one_of(*(wire.mutated(c) for c in commands), *(wire.damaged(c) for c in commands),
-                                       plays), wire.judge_line)
+                                       plays), wire.judge_line, 1)
     yield ("game records", st.one_of(files.mutated(files.RECORD_TEXT), files.damaged(files.RECORD_TEXT),
                                      files.mutated(files.DEADLOCK_TEXT), files.damaged(files.DEADLOCK_TEXT)),
-           files.judge_record)
+           files.judge_record, 1)
+    report = files.shard_reports()[0]
+    yield ("shard reports", st.one_of(files.mutated(report), files.damaged(report)), files.judge_report, 0.25)
 
 
 def run(name: str, strategy, judge, examples: int) -> tuple[int, int]:
@@ -71,9 +75,9 @@ def main() -> int:
     parser.add_argument("--examples", type=int, default=4000, help="inputs per kind (default 4000)")
     args = parser.parse_args()
     total = failures = 0
-    for name, strategy, judge in kinds():
+    for name, strategy, judge, share in kinds():
         start = time.perf_counter()
-        judged, tracebacks = run(name, strategy, judge, args.examples)
+        judged, tracebacks = run(name, strategy, judge, max(1, int(args.examples * share)))
         total, failures = total + judged, failures + tracebacks
         print(f"{name:15} {judged:7d} inputs, {tracebacks} tracebacks  ({time.perf_counter() - start:.1f} s)")
     print(f"{'all':15} {total:7d} inputs, {failures} tracebacks")

@@ -254,23 +254,23 @@ def test_merge_names_shards_that_do_not_make_up_the_whole():
 
 
 @pytest.mark.parametrize("spoil, says", [
-    (lambda finding: finding.update(rule_ids=5), "findings[0] needs a kind, a list of rule IDs and a message"),
-    (lambda finding: finding.update(message=["x"]), "findings[0] needs a kind, a list of rule IDs and a message"),
-    (lambda finding: finding.clear() or finding.update(kind=None), "findings[0] needs a kind"),
+    (lambda finding: finding.update(rule_ids=5), "findings[0].rule_ids: 5 is not of type 'array'"),
+    (lambda finding: finding.update(message=["x"]), "findings[0].message: ['x'] is not of type 'string'"),
+    (lambda finding: finding.update(kind=None), "findings[0].kind: None is not one of"),
 ])
 def test_merge_names_the_case_whose_findings_are_malformed(spoil, says, tmp_path, capsys):
     """A report whose finding is not as the runner writes it (what tells findings apart is unreadable) is bad input:
-    one line naming the file and the case, exit code 2, no traceback."""
+    one line naming the file and the JSON path of what is wrong, exit code 2, no traceback."""
     from tests.engines.buggy import QueenBreaksHearts
 
     data = run_conformance(QueenBreaksHearts, Rules(), games=4, vectors=False, shrink_budget=0, spec=BUGGY).to_dict()
-    case = next(case for case in data["cases"] if case.get("findings"))
+    k, case = next((k, case) for k, case in enumerate(data["cases"]) if case.get("findings"))
     spoil(case["findings"][0])
     path = tmp_path / "spoiled.json"
     path.write_text(json.dumps(data))
     assert main(["conform", "--merge", str(path), "--report", str(tmp_path / "merged.json")]) == 2
     err = capsys.readouterr().err
-    assert f"{path}: malformed report (case {case['id']}: {says}" in err and "Traceback" not in err
+    assert f"{path}: cases[{k}].{says}" in err and "Traceback" not in err and len(err.splitlines()) == 1
     assert not (tmp_path / "merged.json").exists()
 
 

@@ -1,22 +1,30 @@
-"""Bad input: the record reader (with the referee behind it) and the vector reader (with the runner behind
-it) meet 10,800 generated inputs. Each must end in a RecordError that says where and why, or read
-cleanly and then be judged without an exception; what the readers accept the JSON Schemas accept too.
+"""Bad input: the record reader (with the referee behind it), the vector reader (with the runner behind
+it) and ``conform --merge`` (a shard's report) meet 11,200 generated inputs. Each must end in a RecordError
+that says where and why (for a report, exit code 2 and one line), or read cleanly and then be judged without
+an exception; what the readers accept the JSON Schemas accept too.
 
-Inputs start from a real record and a real vector file and are broken the ways files get broken:
-truncated, bytes changed, non-UTF-8, wrong types, unknown and duplicated cards, wrong hand sizes,
-plays swapped out of turn, fields dropped or added, huge numbers, deep nesting.
+Inputs start from a real record, a real vector file and the real reports of two shards, and are broken the
+ways files get broken: truncated, bytes changed, non-UTF-8, wrong types, unknown and duplicated cards, wrong
+hand sizes, plays swapped out of turn, fields dropped or added, huge numbers, deep nesting.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
+import io
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hearts_ref import Rules
+from hearts_ref.cli import main
 from hearts_ref.engine import ReferenceEngine
 from hearts_ref.errors import RecordError
 from hearts_ref.reading import check_schema
@@ -186,3 +194,49 @@ def test_fuzz_vector_bytes(raw):
 @given(raw=st.one_of(mutated(VECTORS_TEXT), damaged(VECTORS_TEXT)))
 def test_fuzz_vectors_with_schema(raw):
     judge_vectors(raw, schema=True)
+
+
+@functools.cache
+def shard_reports() -> tuple[str, str]:
+    """The reports of the two shards of a campaign against an engine with a planted bug (vectors, perft deals,
+    differential and negative games; findings with their reproductions), as ``--report`` writes them."""
+    from hearts_ref.conformance.runner import run_conformance
+    from tests.engines.buggy import QueenBreaksHearts
+
+    return tuple(run_conformance(QueenBreaksHearts, Rules(), games=4, negative_games=1, shrink_budget=0.5,
+                                 spec="python:tests.engines.buggy:QueenBreaksHearts", shard=shard).dumps()
+                 for shard in ((1, 2), (2, 2)))
+
+
+def judge_report(raw: bytes) -> None:
+    """``conform --merge`` of a (broken) shard's report with the other, intact: a merged report and JUnit file that
+    read back (exit 0 or 1), or exit 2 with one line naming the broken file (or what makes the two shards not
+    merge), and nothing written."""
+    with tempfile.TemporaryDirectory() as folder:
+        broken, intact, merged, junit = (Path(folder) / name for name in ("1.json", "2.json", "all.json", "j.xml"))
+        broken.write_bytes(raw)
+        intact.write_text(shard_reports()[1], encoding="utf-8")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["conform", "--merge", str(broken), str(intact), "--report", str(merged),
+                         "--junit", str(junit)])
+        if code == 2:
+            lines = err.getvalue().splitlines()
+            said = ("hearts-ref conform: error: ", f"{broken}: ", "--merge: ")   # the file, or what does not merge
+            assert len(lines) == 1 and lines[0].startswith(said[0]), lines
+            assert lines[0][len(said[0]):].startswith(said[1:]) and len(lines[0]) > 40, lines
+            assert not merged.exists() and not junit.exists()
+            return
+        assert code in (0, 1), (code, err.getvalue())
+        check_schema(json.loads(merged.read_text(encoding="utf-8")), "report.schema.json", where="merged")
+        ElementTree.parse(junit)
+
+
+def test_the_shard_reports_merge_cleanly():
+    judge_report(shard_reports()[0].encode("utf-8"))
+
+
+@settings(FUZZ, max_examples=300)
+@given(raw=st.deferred(lambda: st.one_of(mutated(shard_reports()[0]), damaged(shard_reports()[0]))))
+def test_fuzz_shard_reports(raw):
+    judge_report(raw)

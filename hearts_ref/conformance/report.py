@@ -30,6 +30,7 @@ from typing import Any
 from hearts_ref.conformance.junit import junit_xml
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.errors import RecordError
+from hearts_ref.reading import check_schema
 from hearts_ref.conformance.findings import finding_key
 from hearts_ref.conformance.tally import distinct_findings, rule_table
 
@@ -48,24 +49,6 @@ def _shrunk_untimed(data: dict[str, Any]) -> dict[str, Any]:
     if "seconds" not in search:
         return data
     return data | {"reproduction": data["reproduction"] | {"search": search | {"seconds": 0}}}
-
-
-def _check_entries(case: str, details: dict[str, Any]) -> None:
-    """ValueError unless a case's findings and engine failure read as the runner writes them: each an object with
-    a kind and a list of rule IDs (what the summary and a merge tell findings apart by), its message a string."""
-    entries = details.get("findings", [])
-    if not isinstance(entries, list):
-        raise ValueError(f"case {case}: findings is not a list")
-    named = [(f"findings[{k}]", entry) for k, entry in enumerate(entries)]
-    if "error" in details and details["error"] is not None:
-        named.append(("error", details["error"]))
-    for name, entry in named:
-        if not isinstance(entry, dict):
-            raise ValueError(f"case {case}: {name} is not an object")
-        rule_ids = entry.get("rule_ids", [])
-        if (not isinstance(entry.get("kind", ""), str) or not isinstance(rule_ids, list)
-                or not all(isinstance(rule, str) for rule in rule_ids) or not isinstance(entry.get("message", ""), str)):
-            raise ValueError(f"case {case}: {name} needs a kind, a list of rule IDs and a message, as strings")
 
 
 @dataclass
@@ -93,7 +76,6 @@ class Case:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Case:
         details = {k: v for k, v in data.items() if k not in ("id", "kind", "status", "rule_ids", "reason", "seconds")}
-        _check_entries(str(data["id"]), details)
         return cls(data["id"], data["kind"], data["status"], tuple(data.get("rule_ids") or ()),
                    data.get("reason", ""), float(data.get("seconds", 0.0)), details)
 
@@ -184,8 +166,11 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "report") -> Report:
+        """The report ``data`` holds (as :meth:`to_dict` writes it); RecordError, naming the JSON path and why,
+        unless it is as ``spec/report.schema.json`` says (a shard's report read back is input like any other)."""
         if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
             raise RecordError(f"not a {REPORT_FORMAT!r} JSON object", where=where)
+        check_schema(data, "report.schema.json", where=where)
         try:
             return cls(data["engine"], data["rules"], int(data["seed"]), int(data["games"]),
                        int(data.get("negative_games", 0)), [list(s) for s in data.get("shards", [[1, 1]])],
@@ -210,6 +195,8 @@ def load_report(path: str) -> Report:
         raise RecordError(f"cannot read ({error.strerror})", where=path) from None
     except ValueError as error:
         raise RecordError(f"not JSON ({error})", where=path) from None
+    except RecursionError:
+        raise RecordError("not JSON a report can be: nested too deeply", where=path) from None
     return Report.from_dict(data, where=path)
 
 
