@@ -7,8 +7,8 @@ derandomized and without an example database, on ``--examples`` inputs per kind:
 - engine replies as the runner's client reads them (fields and bytes broken, compact step replies);
 - protocol lines as ``hearts-ref serve`` reads them (fields and bytes broken, plays, whole streams);
 - game records as the referee reads them (fields and bytes broken);
-- shard reports as ``conform --merge`` reads them (fields and bytes broken; a quarter of ``--examples``,
-  each a whole merge of two reports).
+- shard reports as ``conform --merge`` reads them, and replay cases as ``conform --replay`` reads them
+  (fields and bytes broken; a quarter of ``--examples`` each, each a whole merge or replay).
 
 Every input must end in a precise error or be read cleanly; any other exception is counted as a
 traceback and shown. Run: ``python bench/fuzz_at_scale.py [--examples N]``.
@@ -48,6 +48,9 @@ def kinds():
            files.judge_record, 1)
     report = files.shard_reports()[0]
     yield ("shard reports", st.one_of(files.mutated(report), files.damaged(report)), files.judge_report, 0.25)
+    cases = files.replay_cases()
+    yield ("replay cases", st.one_of(*(strategy(text) for text in cases for strategy in (files.mutated, files.damaged))),
+           files.judge_replay, 0.25)
 
 
 def run(name: str, strategy, judge, examples: int) -> tuple[int, int]:

@@ -1,9 +1,9 @@
 """Bad input: the record reader (with the referee behind it), the vector reader (with the runner behind
-it) and ``conform --merge`` (a shard's report) meet 11,200 generated inputs. Each must end in a RecordError
+it), ``conform --merge`` (a shard's report) and ``conform --replay`` (a case file) meet 11,400 generated inputs. Each must end in a RecordError
 that says where and why (for a report, exit code 2 and one line), or read cleanly and then be judged without
 an exception; what the readers accept the JSON Schemas accept too.
 
-Inputs start from a real record, a real vector file and the real reports of two shards, and are broken the
+Inputs start from a real record, a real vector file, the real reports of two shards and a shrunk case, and are broken the
 ways files get broken: truncated, bytes changed, non-UTF-8, wrong types, unknown and duplicated cards, wrong
 hand sizes, plays swapped out of turn, fields dropped or added, huge numbers, deep nesting.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hearts_ref import Rules
@@ -240,3 +240,42 @@ def test_the_shard_reports_merge_cleanly():
 @given(raw=st.deferred(lambda: st.one_of(mutated(shard_reports()[0]), damaged(shard_reports()[0]))))
 def test_fuzz_shard_reports(raw):
     judge_report(raw)
+
+
+@functools.cache
+def replay_cases() -> tuple[str, str]:
+    """A shrunk finding's replay case, as a file holds it, and the report case it is the reproduction of."""
+    report = json.loads(shard_reports()[0])
+    case = next(case for case in report["cases"] if "reproduction" in case)
+    return json.dumps(case["reproduction"]["case"]), json.dumps(case)
+
+
+def judge_replay(raw: bytes) -> None:
+    """``conform --replay FILE`` of a (broken) case: the game replayed (exit 0 or 1), or exit 2 with one line."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.json"
+        path.write_bytes(raw)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["conform", "--engine", "python:tests.engines.buggy:QueenBreaksHearts", "--replay", str(path)])
+        assert code in (0, 1, 2), code
+        if code == 2:
+            lines = err.getvalue().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("hearts-ref conform: error: "), lines
+        else:
+            assert out.getvalue().strip(), "a replay says what happened"
+
+
+def _case_with(**fields: Any) -> bytes:
+    return json.dumps({"format": "hearts-ref-conform-case", "version": 1, "rules": {}, "mode": "differential",
+                       "script": [0]} | fields).encode("utf-8")
+
+
+@settings(FUZZ, max_examples=150)
+@example(raw=_case_with(rules="Q♠"))
+@example(raw=_case_with(rules=[1.5, "ZZZ", None]))
+@example(raw=_case_with(mode="both"))
+@example(raw=_case_with(finding=[{"kind": 1}, 2]))
+@given(raw=st.deferred(lambda: st.one_of(*(strategy(text) for text in replay_cases() for strategy in (mutated, damaged)))))
+def test_fuzz_replay_cases(raw):
+    judge_replay(raw)

@@ -275,4 +275,12 @@ def decode_case(source: str | Path, where: str = "--replay") -> dict[str, Any]:
         raise RecordError(f"expected a {CASE_FORMAT!r} object, or one case of a JSON report", where=where)
     if not isinstance(data.get("script"), list) or not all(isinstance(v, int) for v in data["script"]):
         raise RecordError("'script' must be a list of whole numbers", where=where)
+    if not isinstance(data.get("rules", {}), dict):
+        raise RecordError("'rules' must be an object: the variant values that differ from the default", where=where)
+    if data.get("mode", "differential") not in ("differential", "negative"):
+        raise RecordError(f"'mode' must be 'differential' or 'negative', not {data.get('mode')!r}", where=where)
+    finding = data.get("finding")
+    if finding is not None and not (isinstance(finding, list) and len(finding) == 2
+                                    and all(isinstance(part, str) for part in finding)):
+        raise RecordError("'finding' must be [kind, rule]: the finding the replay plays on to", where=where)
     return data
