@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,23 @@ def test_replies_not_taken_are_the_moves_replies_as_always(argv):
     offered = outcomes(argv, moves, change=30 if argv == SERVE.split() else 40)
     assert offered == plain
     assert len(plain) == (len(moves) if argv == SERVE.split() else 5 + 20)   # the 20th play's reply never comes
+
+
+def test_a_crash_among_moves_sent_early_is_at_its_move_when_the_rest_cannot_be_written():
+    """The engine exits at the 5th play of moves sent early; the rest of the round, written after it has exited,
+    meets a closed pipe. The replies it wrote come first and the crash takes the place of the 5th play, as when
+    the whole round was written before it ended: the step found does not depend on how fast the engine died."""
+    moves = a_round(Rules(), 14)
+    plays = [k for k, (kind, _) in enumerate(moves) if kind == "play"]
+    argv = [sys.executable, str(ROOT / "tests" / "engines" / "crash.py"), "play", "5"]
+    with StdioEngine(argv, timeout=10, cwd=ROOT) as engine:
+        engine.new_game(Rules())
+        assert engine.send_early(moves[:plays[8]])
+        process = engine._channel.process
+        for _ in range(500):   # until it has exited: the next write meets the closed pipe
+            if process.exit_status() is not None:
+                break
+            time.sleep(0.01)
+        got = list(engine.steps_many(moves))
+    assert [type(outcome).__name__ for outcome in got] == ["Step"] * plays[4] + ["EngineCrashed"]
+    assert f"while 'play' (seq {engine.round_seq + plays[4]}) was due" in str(got[-1])

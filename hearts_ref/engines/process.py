@@ -165,8 +165,11 @@ class EngineProcess:
     def send(self, data: bytes, timeout: float, what: str) -> None:
         """Write ``data`` (whole lines) to the engine's stdin within ``timeout`` seconds.
 
-        An engine that is gone raises :class:`EngineCrashed`; one that stopped reading its
-        input while the pipe is full raises :class:`EngineTimeout`.
+        An engine that closed its input but runs on raises :class:`EngineCrashed`; one that stopped
+        reading its input while the pipe is full raises :class:`EngineTimeout`. One that has exited
+        raises nothing here: the replies it wrote before it ended are read first, then its end, at
+        the first command it did not answer (the same whether or not the commands after it were
+        written before it ended, so a crash in a round sent at once is found at the same step every time).
         """
         view = memoryview(data)
         deadline = time.monotonic() + timeout
@@ -181,7 +184,9 @@ class EngineProcess:
                                     f"{timeout:g} s; killed it", timeout=timeout,
                                     stderr_tail=self.stderr_tail()) from None
             except (BrokenPipeError, ConnectionResetError):
-                raise self._ended(f"before reading {what}") from None
+                if self.wait_exit(EXIT_GRACE) is None:
+                    raise self._ended(f"before reading {what}") from None
+                return   # exited: its end is read after its replies (read_lines)
 
     def read_lines(self, timeout: float, what: str, limit: int = 1) -> list[bytes]:
         """Return the next lines the engine writes (without their ``\\n``): at least one, waited for at most
