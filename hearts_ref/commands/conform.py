@@ -115,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
 
     _check_outputs(args)
     if args.merge:
+        given = [option for option, value in (("--engine", args.engine), ("--replay", args.replay)) if value]
+        if given:   # a merge plays nothing: an engine named with it would be judged by nobody
+            print(f"hearts-ref conform: error: --merge joins reports and plays nothing: drop {' and '.join(given)}",
+                  file=sys.stderr)
+            return 2
         report = merge_reports([load_report(path) for path in args.merge])
         _summary(args, report)
         _write(args, report, junit_xml)
@@ -290,10 +295,13 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     from hearts_ref.conformance.shrink import transcript
 
     # a token, or a file: a case written by the runner, or one case of a JSON report
-    case = decode_case(args.replay if args.replay.startswith("hr1:") else Path(args.replay))
+    case = decode_case(args.replay if args.replay.strip().startswith("hr1:") else Path(args.replay))
     rules, game = replay_case(engine, case)
     target = case.get("finding")
-    deviation = game.finding(tuple(target)) if isinstance(target, list) and len(target) == 2 else game.deviation
+    deviation = game.finding(tuple(target)) if target is not None else game.deviation
+    missed = target is not None and deviation is None and game.deviation is not None
+    if missed:   # the finding the case plays on to did not show, but the game differs all the same
+        deviation = game.deviation
     if deviation is None:
         print(f"no deviation: the engine agrees with the reference over {game.steps} steps"
               + (f" ({len(game.findings)} other finding(s) on the way)" if game.findings else ""))
@@ -307,10 +315,21 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
             print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))
         if played["plays"]:
             print("  plays: " + " ".join(played["plays"]))
-    if deviation is not game.deviation:
+    if missed:
+        print(printable(f"(the case plays on to the finding {' '.join(target)}, which did not show; "
+                        f"the game's first difference is shown instead)"))
+    elif deviation is not game.deviation:
         print(f"(played on past {len(game.findings) - 1} earlier finding(s): "
               + "; ".join(", ".join(f.rule_ids) or f.kind for f in game.findings if f is not deviation) + ")")
     where = ", ".join(f"{key} {value}" for key, value in deviation.where.items())
-    print(printable(f"deviation at step {deviation.step} ({where}): {', '.join(deviation.rule_ids) or deviation.kind}"))
+    rule_ids = ", ".join(deviation.rule_ids)
+    if deviation.is_error:   # no rule broken: the engine failed, at a step of these rules
+        message, *stderr = deviation.message.split("\n")
+        print(printable(f"engine failure at step {deviation.step} ({where})"
+                        + (f", at a step of {rule_ids}" if rule_ids else "") + f": {message}"))
+        for line in stderr:   # the engine's stderr, its last lines
+            print(f"    {printable(line)}")
+        return 1
+    print(printable(f"deviation at step {deviation.step} ({where}): {rule_ids or deviation.kind}"))
     print(f"  {printable(deviation.message)}")
     return 1

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
-from hearts_ref.errors import RecordError
+from hearts_ref.errors import HeartsError, RecordError
 from hearts_ref.reading import read_json
 from hearts_ref.round import PASS_SIZE, RoundState
 from hearts_ref.variants import Rules
@@ -257,7 +257,11 @@ def decode_case(source: str | Path, where: str = "--replay") -> dict[str, Any]:
     elif source.strip().startswith(_TOKEN_PREFIX):
         raw = source.strip()[len(_TOKEN_PREFIX):]
         try:
-            data = json.loads(zlib.decompress(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))))
+            unpacked = zlib.decompressobj()
+            text = unpacked.decompress(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+            if not unpacked.eof or unpacked.unused_data:
+                raise ValueError("cut short" if not unpacked.eof else "text after its end")
+            data = json.loads(text)
         except (ValueError, zlib.error) as error:
             raise RecordError(f"not a replay token ({error})", where=where) from None
     else:
@@ -273,14 +277,22 @@ def decode_case(source: str | Path, where: str = "--replay") -> dict[str, Any]:
                                  else "it holds no shrunk finding") + ")", where=where)
     if not isinstance(data, dict) or data.get("format") != CASE_FORMAT:
         raise RecordError(f"expected a {CASE_FORMAT!r} object, or one case of a JSON report", where=where)
-    if not isinstance(data.get("script"), list) or not all(isinstance(v, int) for v in data["script"]):
-        raise RecordError("'script' must be a list of whole numbers", where=where)
+    if data.get("version", 1) != 1:
+        raise RecordError(f"a case of version {data.get('version')!r}: this hearts-ref reads version 1", where=where)
+    script = data.get("script")
+    if not isinstance(script, list) or not all(type(v) is int and v >= 0 for v in script):
+        raise RecordError("'script' must be a list of whole numbers, none below 0 (the game's choices)", where=where)
     if not isinstance(data.get("rules", {}), dict):
         raise RecordError("'rules' must be an object: the variant values that differ from the default", where=where)
+    try:
+        Rules.from_dict(data.get("rules", {}))
+    except HeartsError as error:
+        raise RecordError(f"rules: {error}", where=where) from None
     if data.get("mode", "differential") not in ("differential", "negative"):
         raise RecordError(f"'mode' must be 'differential' or 'negative', not {data.get('mode')!r}", where=where)
     finding = data.get("finding")
     if finding is not None and not (isinstance(finding, list) and len(finding) == 2
                                     and all(isinstance(part, str) for part in finding)):
-        raise RecordError("'finding' must be [kind, rule]: the finding the replay plays on to", where=where)
+        raise RecordError("'finding' must be [kind, rule] ([kind, cause] for an engine failure): the finding the "
+                          "replay plays on to", where=where)
     return data
