@@ -253,7 +253,7 @@ def test_the_failure_of_an_engine_abandoned_since_is_reproduced_on_it(tmp_path, 
     statuses = [c["status"] for c in data["cases"]]
     assert code == 1 and statuses == ["error"] * 3 + ["abandoned"] * 2, statuses
     replays = data["cases"][0]["error"]["reproduction"]["replays"]
-    assert replays["same"] and [run["finding"][0] for run in replays["runs"]] == ["engine-error"] * 3
+    assert replays["same"] and [run["finding"][0] for run in replays["runs"]] == ["engine-error"] * 3, replays
     # every reply counts, those of a round read in one go before the crash too (about ten a game, and its replays)
     assert data["engine"]["replies"]["count"] >= 50
     out = capsys.readouterr().out
@@ -263,6 +263,55 @@ def test_the_failure_of_an_engine_abandoned_since_is_reproduced_on_it(tmp_path, 
     failure = next(k for k, line in enumerate(lines) if line.startswith("  - engine failure, at a step of "))
     assert "crashed:" in lines[failure] and "\\n" not in lines[failure]
     assert lines[failure + 1].strip() == "--- engine stderr (last lines) ---"
+
+
+def test_a_replayed_crash_is_named_the_engines_and_shows_even_when_another_finding_was_named(tmp_path, capsys):
+    """--replay of an engine failure says so, its stderr on lines of their own; a case that plays on to a finding
+    that no longer shows still shows the game's first difference (exit 1), never "no deviation"."""
+    command = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'crash.py'} play 5"
+    report = tmp_path / "r.json"
+    assert main(["conform", "--engine", command, "--games", "1", "--negative-games", "0", "--no-vectors",
+                 "--shrink-time", "1", "--report", str(report)]) == 1
+    capsys.readouterr()
+    case = json.loads(report.read_text(encoding="utf-8"))["cases"][0]["error"]["reproduction"]["case"]
+    for finding in (None, ["observation", "FOLLOW-VOID"]):
+        (tmp_path / "case.json").write_text(json.dumps(case | ({"finding": finding} if finding else {})))
+        assert main(["conform", "--engine", command, "--replay", str(tmp_path / "case.json")]) == 1, finding
+        lines = capsys.readouterr().out.splitlines()
+        failure = next(k for k, line in enumerate(lines) if line.startswith("engine failure at step "))
+        assert "crashed: play(" in lines[failure] and "\\n" not in lines[failure]
+        assert lines[failure + 1].strip() == "--- engine stderr (last lines) ---"
+        assert any("which did not show" in line for line in lines) == (finding is not None)
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"version": 2}, "a case of version 2"),
+    ({"script": [0, -1]}, "none below 0"),
+    ({"script": [True, 0]}, "'script' must be a list of whole numbers"),
+    ({"rules": {"players": 9}}, "rules: players: 9 is not allowed"),
+    ({"rules": "QS"}, "'rules' must be an object"),
+    ({"mode": "both"}, "'mode' must be 'differential' or 'negative'"),
+    ({"finding": ["engine-error"]}, "'finding' must be [kind, rule] ([kind, cause] for an engine failure)"),
+])
+def test_a_broken_replay_case_is_refused_naming_the_file(change, says, tmp_path, capsys):
+    case = {"format": "hearts-ref-conform-case", "version": 1, "rules": {}, "mode": "differential", "script": [0]}
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(case | change), encoding="utf-8")
+    assert main(["conform", "--engine", REFERENCE, "--replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"hearts-ref conform: error: {path}: ") and says in err and err.count("\n") == 1, err
+
+
+def test_a_replay_token_with_text_around_it(capsys):
+    """A token with spaces around it is a token (not a file name); one with text after its end is refused."""
+    from hearts_ref.conformance.outcomes import case_of
+    from hearts_ref.conformance.script import encode_case
+
+    token = encode_case(case_of(Rules(), [0], False))
+    assert main(["conform", "--engine", REFERENCE, "--replay", f" {token} "]) == 0
+    assert "no deviation" in capsys.readouterr().out
+    assert main(["conform", "--engine", REFERENCE, "--replay", token + "xyz"]) == 2
+    assert "not a replay token" in capsys.readouterr().err
 
 
 def test_a_case_of_a_json_report_replays_and_a_whole_report_is_refused(tmp_path, capsys):
@@ -291,6 +340,35 @@ def test_invalid_replay_files_and_limits_exit_2_with_one_line(tmp_path, capsys):
         assert main(["conform", "--engine", REFERENCE, *argv]) == 2, argv
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_merge_refuses_a_shard_that_lacks_its_games_or_holds_another_shards(tmp_path, capsys):
+    """A shard's report that lacks games of its shard (and is not marked incomplete), or holds a game twice or one of
+    another shard, is not that shard's report: exit 2, nothing written."""
+    paths = [tmp_path / f"s{k}.json" for k in (1, 2)]
+    for k, path in enumerate(paths, 1):
+        assert main(["conform", "--engine", REFERENCE, "--games", "4", "--negative-games", "2", "--shard", f"{k}/2",
+                     "--no-vectors", "--report", str(path)]) == 0
+    capsys.readouterr()
+    whole = json.loads(paths[0].read_text(encoding="utf-8"))
+    other = json.loads(paths[1].read_text(encoding="utf-8"))["cases"][0]   # differential game 1, of shard 2/2
+    spoiled = {"lacks": [c for c in whole["cases"] if c["id"] != "differential/uniform/0"],
+               "twice": whole["cases"] + whole["cases"][:1],
+               "stray": whole["cases"] + [other]}
+    says = {"lacks": "lacks 1 of its 2 differential games (the first: 0)", "twice": "twice: 0",
+            "stray": "it does not play, or twice: 1"}
+    for name, cases in spoiled.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(whole | {"cases": cases}), encoding="utf-8")
+        assert main(["conform", "--merge", str(path), str(paths[1]), "--report", str(tmp_path / "all.json")]) == 2
+        err = capsys.readouterr().err
+        assert "the report of shard 1/2" in err and says[name] in err and err.count("\n") == 1, err
+        assert not (tmp_path / "all.json").exists()
+
+
+def test_merge_with_an_engine_is_refused(tmp_path, capsys):
+    assert main(["conform", "--merge", str(tmp_path / "a.json"), "--engine", REFERENCE]) == 2
+    assert "--merge joins reports and plays nothing: drop --engine" in capsys.readouterr().err
 
 
 def test_merge_refuses_a_campaign_with_a_missing_shard(tmp_path, capsys):

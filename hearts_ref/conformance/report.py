@@ -223,6 +223,8 @@ def merge_reports(reports: list[Report], *, of: tuple[int, int] = (1, 1), comple
                               f"{report.engine.get('spec')!r})", where="--merge")
     ordered = sorted(reports, key=lambda report: sorted(map(tuple, report.shards)))
     _check_split([shard for report in ordered for shard in report.shards], of, complete)
+    for report in ordered:
+        _check_games(report, complete)
     merged = Report(dict(first.engine), first.rules, first.seed, first.games, first.negative_games, [list(of)],
                     known_deviations=list(first.known_deviations))
     replies = [ReplyTimes.from_dict(r.engine["replies"]) for r in ordered if isinstance(r.engine.get("replies"), dict)]
@@ -249,6 +251,25 @@ def merge_reports(reports: list[Report], *, of: tuple[int, int] = (1, 1), comple
         merged.situations = merged.situations or list(report.situations)
         merged.untargeted = merged.untargeted or dict(report.untargeted)
     return merged
+
+
+def _check_games(report: Report, complete: bool) -> None:
+    """Raise RecordError unless a shard's report holds each game of its shards once, and no other: shard K/N plays
+    the games numbered i with i % N == K - 1, of each kind (a stopped run's report, or any when not ``complete``,
+    may hold fewer)."""
+    shards = " + ".join(f"{k}/{n}" for k, n in report.shards)
+    for kind, count in (("differential", report.games), ("negative", report.negative_games)):
+        held = [case.id.rsplit("/", 1)[-1] for case in report.cases if case.kind == kind]
+        numbers = sorted(int(n) for n in held if n.isdigit())
+        wanted = [i for i in range(count) if any(i % n == k - 1 for k, n in report.shards)]
+        if len(numbers) != len(held) or len(set(numbers)) != len(numbers) or not set(numbers) <= set(wanted):
+            stray = sorted({n for n in held if not n.isdigit() or int(n) not in wanted or held.count(n) > 1})
+            raise RecordError(f"the report of shard {shards} holds {kind} games it does not play, or twice: "
+                              f"{', '.join(stray[:5])}", where="--merge")
+        missing = sorted(set(wanted) - set(numbers))
+        if missing and complete and report.incomplete is None:
+            raise RecordError(f"the report of shard {shards} lacks {len(missing)} of its {len(wanted)} {kind} "
+                              f"games (the first: {missing[0]}), and is not marked incomplete", where="--merge")
 
 
 def _check_split(shards: list[list[int]], of: tuple[int, int], complete: bool) -> None:

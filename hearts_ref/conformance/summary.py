@@ -114,7 +114,7 @@ def summary_renderables(report: Report) -> list[Any]:
             tail.append(f"    replay: {repro.get('command')}")
         others = sum(1 for c in report.cases if c.status in FAILING) - len({c.id for c, _ in shrunk})
         if others:
-            tail.append(f"  ({others} more failed case(s) repeat these findings; see the JSON report)")
+            tail.append(f"  ({others} more failing case(s) repeat these findings; see the JSON report)")
     if summary["unobserved_known_deviations"]:
         tail.append(f"  declared deviations not seen (unexpected pass): "
                     f"{', '.join(summary['unobserved_known_deviations'])}")
