@@ -16,6 +16,7 @@ from hearts_ref.cli import main
 from hearts_ref.conformance.report import Report, load_report, merge_reports
 from hearts_ref.conformance.runner import run_conformance, run_differential
 from hearts_ref.engine import ReferenceEngine
+from hearts_ref.engines.load import load_engine
 from hearts_ref.errors import RecordError
 from hearts_ref.variants import Rules
 from tests.engines.buggy import QueenBreaksHearts
@@ -282,6 +283,21 @@ def test_a_replayed_crash_is_named_the_engines_and_shows_even_when_another_findi
         assert "crashed: play(" in lines[failure] and "\\n" not in lines[failure]
         assert lines[failure + 1].strip() == "--- engine stderr (last lines) ---"
         assert any("which did not show" in line for line in lines) == (finding is not None)
+
+
+def test_an_engine_program_that_crashes_is_shrunk_as_far_as_the_same_engine_in_process():
+    """The crash at every Q♠ shrinks to the game it shrinks to in process (its candidates stopped at a step limit
+    send no moves past it: the engine never ends on a move nobody judged, to fail the next candidate's new_game)."""
+    from tests.engines.python_engines import CrashesOnTheQueen
+
+    program = load_engine(f"{sys.executable} {ROOT / 'tests' / 'engines' / 'crash_queen.py'}")
+    try:
+        shrunk = [run_differential(engine, Rules(), 1, 0, shrink_budget=SHRINK).cases[0].details["error"]["reproduction"]
+                  for engine in (CrashesOnTheQueen, program)]
+    finally:
+        program.close()
+    assert [(r["tricks"], r["steps"], r["search"]["finished"]) for r in shrunk] == [(2, 9, True)] * 2
+    assert shrunk[0]["case"] == shrunk[1]["case"]
 
 
 @pytest.mark.parametrize("change, says", [

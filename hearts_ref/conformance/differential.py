@@ -109,7 +109,9 @@ class _Table(Verdicts):
         self.again = again   # makes the decider afresh: the quick round then needs no snapshot of it
         self.engine_deals = _deals(engine)
         forecasts = negative is None and rewinds(decider)
-        self.link = link_for(engine, lookahead=forecasts and not self.engine_deals)
+        # moves sent ahead only in a game played to its end: one stopped at a step limit (a shrink's candidate) would
+        # send the engine moves past the limit, never judged, and one it ends on would end the next game's engine
+        self.link = link_for(engine, lookahead=forecasts and not self.engine_deals and max_steps is None)
         # the first round in one go (.quick), played step by step only when it differs
         self.quick = (forecasts and not self.engine_deals and not self.link.lookahead and max_steps is None
                       and takes_rounds(engine))
