@@ -204,3 +204,17 @@ def test_a_crash_among_moves_sent_early_is_at_its_move_when_the_rest_cannot_be_w
         got = list(engine.steps_many(moves))
     assert [type(outcome).__name__ for outcome in got] == ["Step"] * plays[4] + ["EngineCrashed"]
     assert f"while 'play' (seq {engine.round_seq + plays[4]}) was due" in str(got[-1])
+
+
+def test_an_end_met_in_moves_never_taken_starts_the_engine_again_for_the_next_game():
+    """A game that stops before the moves it sent ahead are taken (a finding with --stop-at-first): the engine
+    exits on one of them, which nobody judges; the next game starts on the engine started again, not as a crash."""
+    moves = a_round(Rules(), 14)
+    argv = [sys.executable, str(ROOT / "tests" / "engines" / "crash.py"), "play", "5"]
+    with StdioEngine(argv, timeout=10, cwd=ROOT) as engine:
+        engine.new_game(Rules())
+        first = engine.pid
+        replies = engine.steps_many(moves)
+        assert type(next(replies)).__name__ == "Step"   # the deal's reply taken, the rest never asked for
+        engine.new_game(Rules())
+        assert engine.pid != first and engine.observe().phase == "round-over"

@@ -224,8 +224,12 @@ class MovesAhead:
         if type(outcome) is Step:
             self._fresh = outcome
 
-    def _drain(self) -> None:
-        """Read, and drop, the replies of moves sent ahead that the runner did not ask for (those sent early too)."""
+    def _drain(self, *, restart: bool = False) -> None:
+        """Read, and drop, the replies of moves sent ahead that the runner did not ask for (those sent early too).
+
+        A failure among them that ended the engine raises; with ``restart`` (before a new game) the engine is
+        started again instead: it ended on a move of the last game that nobody judged (a game stopped at a step
+        limit while its round was sent whole), which is not the new game's failure."""
         early, self._early = self._early, None
         if early is not None:   # (never taken by steps_many: the runner stopped before)
             self._unread = itertools.islice(self._replies(early[1], early), 1, None)
@@ -233,9 +237,15 @@ class MovesAhead:
         if unread is not None:
             for outcome in unread:
                 if isinstance(outcome, EngineFailure) and not self.running:
-                    raise outcome
+                    if not restart:
+                        raise outcome
+                    self.restart()
+                    return
 
     def _running(self) -> Any:  # pragma: no cover  (StdioEngine's)
+        raise NotImplementedError
+
+    def restart(self) -> None:  # pragma: no cover  (StdioEngine's)
         raise NotImplementedError
 
     @property

@@ -198,6 +198,7 @@ class StdioEngine(MovesAhead):
 
     def new_game(self, rules: Rules) -> None:
         self.breaker.new_game()
+        self._drain(restart=True)   # an end met in moves of the last game sent ahead, never judged: started again
         try:
             values = rules_to_wire(rules, self.protocol)
         except WireError as error:   # two decks to a protocol-1 engine: never sent (the runner skips such games)
