@@ -272,9 +272,13 @@ def test_a_replayed_crash_is_named_the_engines_and_shows_even_when_another_findi
     command = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'crash.py'} play 5"
     report = tmp_path / "r.json"
     assert main(["conform", "--engine", command, "--games", "1", "--negative-games", "0", "--no-vectors",
-                 "--shrink-time", "1", "--report", str(report)]) == 1
+                 "--shrink-time", "1", "--report", str(report), "--junit", str(tmp_path / "j.xml")]) == 1
     capsys.readouterr()
-    case = json.loads(report.read_text(encoding="utf-8"))["cases"][0]["error"]["reproduction"]["case"]
+    first = json.loads(report.read_text(encoding="utf-8"))["cases"][0]
+    case = first["error"]["reproduction"]["case"]
+    error = ElementTree.parse(tmp_path / "j.xml").getroot().find(".//error")   # the minimal game's replay first
+    assert error.text.splitlines() == [f"replay (its minimal game): {first['error']['reproduction']['command']}",
+                                       f"replay (this game): {first['replay']}"]
     for finding in (None, ["observation", "FOLLOW-VOID"]):
         (tmp_path / "case.json").write_text(json.dumps(case | ({"finding": finding} if finding else {})))
         assert main(["conform", "--engine", command, "--replay", str(tmp_path / "case.json")]) == 1, finding

@@ -50,8 +50,10 @@ def junit_xml(report: Report, *, timings: bool = True) -> str:
             verdict = case.reason.split(":", 1)[0] if ":" in case.reason else "engine-error"
             error = ElementTree.SubElement(element, "error", {
                 "message": case.reason, "type": verdict if " " not in verdict else "engine-error"})
-            repro = case.details.get("reproduction") or {}
-            error.text = case.details.get("replay") or repro.get("command") or None
+            repro = case.details.get("reproduction") or {}   # (the first case of its finding: shrunk)
+            replays = ([f"replay (its minimal game): {repro['command']}"] if repro.get("command") else []) + (
+                [f"replay (this game): {case.details['replay']}"] if case.details.get("replay") else [])
+            error.text = "\n".join(replays) or None
         elif case.status in ("skipped", "abandoned"):
             ElementTree.SubElement(element, "skipped", {"message": case.reason})
         elif case.status == "expected-fail":
