@@ -54,15 +54,17 @@ def play_round_choices(game: Game, rng: random.Random, *, play: PlayPolicy = ran
 
 
 def random_game(rules: Rules, *, seed: int, play: PlayPolicy = random_card,
-                choose_pass: PassPolicy = random_pass) -> Game:
+                choose_pass: PassPolicy = random_pass, round_limit: int | None = None) -> Game:
     """Return a finished game dealt from ``seed``, with every choice made by the policies.
 
     The deals come from ``seed``; the choices from a second generator seeded from it. Under
     rules that can deadlock, the game returned may instead stop at the deadlock
-    (``game.deadlocked``: FIRST-NO-POINTS), with the round in play and no winners.
+    (``game.deadlocked``: FIRST-NO-POINTS), with the round in play and no winners. With
+    ``round_limit``, a game not over after that many rounds is returned as it stands (an
+    ``end_threshold`` no seat reaches soon, and no ``max_rounds``).
     """
     rng = random.Random(f"hearts-ref-policy:{seed}")
     game = Game.new(rules, seed=seed)
-    while not game.over and not game.deadlocked:
+    while not game.over and not game.deadlocked and (round_limit is None or len(game.results) < round_limit):
         game = play_round_choices(game, rng, play=play, choose_pass=choose_pass)
     return game

@@ -35,6 +35,18 @@ def test_play_same_seed_same_game_and_json_record_matches_schema():
     assert max(record["totals"]) >= 100 and record["winners"]
 
 
+def test_play_a_game_that_would_not_end_soon_is_refused_in_one_line():
+    """END-THRESHOLD out of reach (and no max_rounds): play stops after ROUND_LIMIT rounds, prints nothing of the game,
+    says why in one line and exits 2; under max_rounds the same threshold ends the game."""
+    from hearts_ref.commands.play import ROUND_LIMIT
+
+    result = run("play", "--set", "end_threshold=99999999999")
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert f"had not ended after {ROUND_LIMIT} rounds" in result.stderr and "end_threshold=99999999999" in result.stderr
+    capped = run("play", "--set", "end_threshold=99999999999", "--set", "max_rounds=3")
+    assert capped.returncode == 0 and "Game over after 3 rounds" in capped.stdout
+
+
 def test_play_preset_and_settings_change_the_rules():
     record = json.loads(run("play", "--preset", "seed004", "--set", "jd_bonus=true", "--set",
                             "end_threshold=30", "--json").stdout)

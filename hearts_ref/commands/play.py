@@ -20,19 +20,28 @@ from hearts_ref.scoring import card_points
 from hearts_ref.simulate import random_game
 from hearts_ref.variants import Rules
 
-__all__ = ["configure", "run", "transcript"]
+__all__ = ["configure", "run", "transcript", "ROUND_LIMIT"]
+
+# A game of play is printed whole: one that has not ended after this many rounds is not played on.
+ROUND_LIMIT = 1000
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the choices (default 1)")
     add_rules_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the game record (spec/record.schema.json)")
-    parser.epilog = "exit codes: 0 the game was played to its end, 1 the rules deadlocked it, 2 bad input"
+    parser.epilog = ("exit codes: 0 the game was played to its end, 1 the rules deadlocked it, 2 bad input (or rules "
+                     f"under which the game had not ended after {ROUND_LIMIT} rounds)")
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    game = random_game(rules, seed=args.seed)
+    game = random_game(rules, seed=args.seed, round_limit=ROUND_LIMIT)
+    if not game.over and not game.deadlocked:   # END-THRESHOLD not reached in any round soon, and no max_rounds
+        print(f"hearts-ref play: error: the game had not ended after {ROUND_LIMIT} rounds (highest total "
+              f"{max(game.totals)}, end_threshold={rules.end_threshold}); set max_rounds to play a game of fewer "
+              f"rounds", file=sys.stderr)
+        return 2
     print(dumps(game_record(game)) if args.json else transcript(game, preset=args.preset), end="")
     if game.deadlocked:   # FIRST-NO-POINTS: a problem with the rules, not with the input
         print(f"hearts-ref play: the rules deadlock in round {game.round_number}: {game.round.deadlock_error()}",
