@@ -32,7 +32,8 @@ __all__ = ["configure", "run", "parse_shard"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", metavar="SPEC",
-                        help="the engine: 'openspiel', 'python:module:attr', or a command line (stdio protocol)")
+                        help="the engine: 'reference' (hearts-ref itself), 'openspiel', 'python:module:attr', or a "
+                             "command line (stdio protocol)")
     add_rules_arguments(parser)
     parser.add_argument("--games", type=int, default=100, metavar="N", help="differential games (default 100)")
     parser.add_argument("--negative-games", type=int, default=None, metavar="N",
