@@ -384,6 +384,11 @@ def test_merge_refuses_a_shard_that_lacks_its_games_or_holds_another_shards(tmp_
         err = capsys.readouterr().err
         assert "the report of shard 1/2" in err and says[name] in err and err.count("\n") == 1, err
         assert not (tmp_path / "all.json").exists()
+    # a report that claims a trillion games, merged alone: refused at once (the check's work is the cases')
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(whole | {"games": 10**12, "shards": [[1, 1]]}), encoding="utf-8")
+    assert main(["conform", "--merge", str(path)]) == 2
+    assert "lacks 999999999998 of its 1000000000000 differential games (the first: 1)" in capsys.readouterr().err
 
 
 def test_merge_with_an_engine_is_refused(tmp_path, capsys):

@@ -23,7 +23,9 @@ same bytes. A report marked ``incomplete`` holds what a run stopped by a signal 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,20 +258,22 @@ def merge_reports(reports: list[Report], *, of: tuple[int, int] = (1, 1), comple
 def _check_games(report: Report, complete: bool) -> None:
     """Raise RecordError unless a shard's report holds each game of its shards once, and no other: shard K/N plays
     the games numbered i with i % N == K - 1, of each kind (a stopped run's report, or any when not ``complete``,
-    may hold fewer)."""
+    may hold fewer). The work is the cases', whatever the games the report claims."""
     shards = " + ".join(f"{k}/{n}" for k, n in report.shards)
     for kind, count in (("differential", report.games), ("negative", report.negative_games)):
-        held = [case.id.rsplit("/", 1)[-1] for case in report.cases if case.kind == kind]
-        numbers = sorted(int(n) for n in held if n.isdigit())
-        wanted = [i for i in range(count) if any(i % n == k - 1 for k, n in report.shards)]
-        if len(numbers) != len(held) or len(set(numbers)) != len(numbers) or not set(numbers) <= set(wanted):
-            stray = sorted({n for n in held if not n.isdigit() or int(n) not in wanted or held.count(n) > 1})
+        held = Counter(case.id.rsplit("/", 1)[-1] for case in report.cases if case.kind == kind)
+        stray = sorted(number for number, times in held.items() if times > 1 or not number.isdigit()
+                       or int(number) >= count or not any(int(number) % n == k - 1 for k, n in report.shards))
+        if stray:
             raise RecordError(f"the report of shard {shards} holds {kind} games it does not play, or twice: "
                               f"{', '.join(stray[:5])}", where="--merge")
-        missing = sorted(set(wanted) - set(numbers))
-        if missing and complete and report.incomplete is None:
-            raise RecordError(f"the report of shard {shards} lacks {len(missing)} of its {len(wanted)} {kind} "
-                              f"games (the first: {missing[0]}), and is not marked incomplete", where="--merge")
+        wanted = sum(len(range(k - 1, count, n)) for k, n in report.shards)   # (one split: the shards are disjoint)
+        if len(held) < wanted and complete and report.incomplete is None:
+            # the first game not held: in each shard's games, among the first len(held) + 1
+            first = min(i for k, n in report.shards for i in itertools.islice(range(k - 1, count, n), len(held) + 1)
+                        if str(i) not in held)
+            raise RecordError(f"the report of shard {shards} lacks {wanted - len(held)} of its {wanted} {kind} "
+                              f"games (the first: {first}), and is not marked incomplete", where="--merge")
 
 
 def _check_split(shards: list[list[int]], of: tuple[int, int], complete: bool) -> None:
