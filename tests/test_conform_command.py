@@ -389,6 +389,9 @@ def test_merge_refuses_a_shard_that_lacks_its_games_or_holds_another_shards(tmp_
     path.write_text(json.dumps(whole | {"games": 10**12, "shards": [[1, 1]]}), encoding="utf-8")
     assert main(["conform", "--merge", str(path)]) == 2
     assert "lacks 999999999998 of its 1000000000000 differential games (the first: 1)" in capsys.readouterr().err
+    path.write_text(json.dumps(whole | {"shards": [[1, 10**12]]}), encoding="utf-8")   # or a trillion shards
+    assert main(["conform", "--merge", str(path)]) == 2
+    assert "shard 2/1000000000000, 3/1000000000000" in capsys.readouterr().err
 
 
 def test_merge_with_an_engine_is_refused(tmp_path, capsys):

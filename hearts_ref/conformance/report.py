@@ -290,14 +290,17 @@ def _check_split(shards: list[list[int]], of: tuple[int, int], complete: bool) -
     (n,), (whole_k, whole_n) = splits, of
     if n % whole_n:
         raise RecordError(f"shards K/{n} cannot make up shard {whole_k}/{whole_n}", where="--merge")
-    wanted = {(whole_k + whole_n * j, n) for j in range(n // whole_n)}
-    strays = sorted(seen - wanted)
+    # shard whole_k/whole_n is made of the shards whole_k + whole_n * j of n (the work is the shards', not n's)
+    strays = sorted((k, m) for k, m in seen if not (whole_k <= k <= n and (k - whole_k) % whole_n == 0))
     if strays:
         raise RecordError(f"shard {', '.join(f'{k}/{n}' for k, n in strays)} is not part of shard "
                           f"{whole_k}/{whole_n}", where="--merge")
-    missing = [f"{k}/{n}" for k, n in sorted(wanted - seen)]
-    if missing and complete:
-        raise RecordError(f"shard {', '.join(missing)} missing: the merged campaign would be incomplete",
+    parts = n // whole_n
+    if len(seen) < parts and complete:
+        missing = [f"{k}/{n}" for j in itertools.islice(range(parts), len(seen) + 10)
+                   for k in [whole_k + whole_n * j] if (k, n) not in seen][:10]
+        more = f" and {parts - len(seen) - len(missing)} more" if parts - len(seen) > len(missing) else ""
+        raise RecordError(f"shard {', '.join(missing)}{more} missing: the merged campaign would be incomplete",
                           where="--merge")
 
 
