@@ -36,12 +36,13 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def read_json(source: str | bytes | Path, *, where: str = "") -> Any:
+def read_json(source: str | bytes | Path, *, where: str = "", limit: int | None = MAX_INPUT_BYTES) -> Any:
     """Return the JSON value of ``source``: a path, or the bytes or text of a file.
 
     Raises :class:`RecordError` for an unreadable file, text that is not UTF-8 (with the
     byte offset), JSON syntax (with line and column), ``NaN``/``Infinity``, numbers too long
-    to convert and nesting too deep to read.
+    to convert, nesting too deep to read, and more than ``limit`` bytes (None: no limit, for
+    a report, which grows with its campaign).
     """
     if isinstance(source, Path):
         where = where or str(source)
@@ -54,8 +55,8 @@ def read_json(source: str | bytes | Path, *, where: str = "") -> Any:
         except OSError as error:
             raise RecordError(f"cannot read the file ({error.strerror or error})", where=where) from None
     if isinstance(source, bytes):
-        if len(source) > MAX_INPUT_BYTES:
-            raise RecordError(f"{len(source)} bytes is more than the {MAX_INPUT_BYTES} accepted", where=where)
+        if limit is not None and len(source) > limit:
+            raise RecordError(f"{len(source)} bytes is more than the {limit} accepted", where=where)
         try:
             source = source.decode("utf-8-sig")
         except UnicodeDecodeError as error:

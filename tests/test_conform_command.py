@@ -362,6 +362,20 @@ def test_invalid_replay_files_and_limits_exit_2_with_one_line(tmp_path, capsys):
         assert message in err and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
 
 
+def test_merge_and_replay_word_the_errors_of_a_file_alike(tmp_path, capsys):
+    """A file --merge cannot read gets the line --replay gives it (and every other reader): the file, then why."""
+    (tmp_path / "latin1.json").write_bytes("{\"format\": \"\u00e6\"}".encode("latin-1"))
+    (tmp_path / "cut.json").write_text('{"format": ', encoding="utf-8")
+    for name, message in [(".", "cannot read the file: it is a folder"), ("missing.json", "cannot read the file: no such file"),
+                          ("latin1.json", "byte 12: not UTF-8"), ("cut.json", "line 1 column 12: not valid JSON")]:
+        path = str(tmp_path / name)
+        said = []
+        for argv in (["--merge", path], ["--engine", REFERENCE, "--replay", path]):
+            assert main(["conform", *argv]) == 2, argv
+            said.append(capsys.readouterr().err)
+        assert said[0] == said[1] and message in said[0] and said[0].count("\n") == 1, (name, said)
+
+
 def test_merge_refuses_a_shard_that_lacks_its_games_or_holds_another_shards(tmp_path, capsys):
     """A shard's report that lacks games of its shard (and is not marked incomplete), or holds a game twice or one of
     another shard, is not that shard's report: exit 2, nothing written."""

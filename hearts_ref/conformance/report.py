@@ -27,12 +27,13 @@ import itertools
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hearts_ref.conformance.junit import junit_xml
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.errors import RecordError
-from hearts_ref.reading import check_schema
+from hearts_ref.reading import check_schema, read_json
 from hearts_ref.conformance.findings import finding_key
 from hearts_ref.conformance.tally import distinct_findings, rule_table
 
@@ -190,15 +191,7 @@ class Report:
 
 def load_report(path: str) -> Report:
     """Return the report stored in the JSON file ``path``; RecordError says why it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as error:
-        raise RecordError(f"cannot read ({error.strerror})", where=path) from None
-    except ValueError as error:
-        raise RecordError(f"not JSON ({error})", where=path) from None
-    except RecursionError:
-        raise RecordError("not JSON a report can be: nested too deeply", where=path) from None
+    data = read_json(Path(path), where=path, limit=None)   # the file errors worded as for every file read
     return Report.from_dict(data, where=path)
 
 
