@@ -49,3 +49,31 @@ def test_short_games_end_in_each_way_within_five_rounds():
         assert len(game.rounds) <= 5
     moons = [r for r in round_pool(rules) if r.scores != r.points]
     assert {r.points.index(26) for r in moons} == {0, 1, 2, 3}   # a moon for every seat
+
+
+def test_a_finding_shows_sooner_in_a_deal_a_swap_of_two_cards_away():
+    """DEAL-HANDS: a J♦ counted without the variant shows at the first trick's end once the round is dealt so that
+    the lowest cards take it there; its script alone shrinks only to the tenth trick."""
+    from tests.engines.planted import JackAlwaysCounts
+
+    report = run_differential(JackAlwaysCounts, Rules(), 20, 0, shrink_budget=Budget(seconds=None, replays=3000),
+                              max_shrinks=1)
+    repro = next(case for case in report.cases if "reproduction" in case.details).details["reproduction"]
+    assert repro["deviation"]["rule_ids"][0] == "SCORE-JACK"
+    assert (repro["rounds"], repro["tricks"], repro["steps"]) == (1, 1, 5), (repro["tricks"], repro["search"])
+    assert any(play.endswith(":JD") for play in repro["game"][0]["plays"])
+
+
+def test_an_engine_failure_shrinks_to_the_first_trick_under_the_first_trick_exception():
+    """The crash at every Q♠ comes back as a game whose Q♠ falls on the first trick, right after the 2♣: from a hand
+    of no club and only points (FIRST-EXCEPTION), in a deal a few swaps from the one played."""
+    from hearts_ref.cardset import POINT_CARDS_SET, CardSet
+    from tests.engines.python_engines import CrashesOnTheQueen
+
+    report = run_differential(CrashesOnTheQueen, Rules(), 1, 0, shrink_budget=Budget(seconds=None, replays=5000))
+    repro = report.cases[0].details["error"]["reproduction"]
+    assert (repro["tricks"], repro["search"]["finished"]) == (1, True), repro["search"]
+    where, (round_,) = repro["deviation"]["where"], repro["game"]
+    assert (where["trick"], where["card"], round_["plays"]) == (1, "QS", [f"{(where['seat'] - 1) % 4}:2C"])
+    hand = CardSet.parse(round_["hands"][where["seat"]])
+    assert hand & POINT_CARDS_SET == hand, hand   # a hand of points only: the exception lets the Q♠ fall

@@ -7,7 +7,9 @@ need; the failing game itself: :func:`first_difference_game`; a game of fewer ro
 rounds that score a lot, :mod:`.short_games`, for a finding of the end), then shrinks that game's
 choice script (:mod:`.script`) while its first difference is still that finding (the same
 kind, the same rule broken): fewer choices first (runs of choices deleted: fewer rounds and
-tricks), then lower ones (the lowest card, the lowest deal). It stops when its
+tricks), then lower ones (the lowest card, the lowest deal); then, for an engine that takes
+its deals, it deals the finding's round a swap of two cards away and keeps a deal in which the
+finding shows at an earlier step, and shrinks the choices again. It stops when its
 :class:`Budget` is spent (seconds of the clock, or games replayed: a count that does not
 depend on how busy the machine is) and keeps the smallest script seen. A finding that no
 game tried shows first keeps a game that shows it, marked as such (it then replays with
@@ -20,18 +22,18 @@ hands, the passes and the plays.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hearts_ref.cards import CARDS
-from hearts_ref.cardset import CardSet
+from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.engine import Engine
 from hearts_ref.game import Game
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.differential import GameRun, run_game
 from hearts_ref.conformance.negative import NegativeChecks
-from hearts_ref.conformance.script import ListSource, ScriptDecider
+from hearts_ref.conformance.script import ListSource, ScriptDecider, deal_code, deal_from
 from hearts_ref.conformance.short_games import MAX_ROUNDS, short_games
 
 __all__ = ["Budget", "Shrunk", "shrink_game", "first_difference_game", "fewer_rounds", "replay_script", "transcript"]
@@ -212,33 +214,47 @@ def shrink_game(engine: Engine, rules: Rules, failing: GameRun, *, negative: boo
 
 def _smaller_script(engine: Engine, rules: Rules, failing: GameRun, target: Signature, negative: bool,
                     first: bool, meter: _Meter) -> Shrunk:
-    """Shrink the failing game's script: delete runs of choices, then lower each choice, while it still shows the
-    finding (first, when ``first``); return the smallest script found (fewest choices, then lowest).
+    """Shrink the failing game's script while it still shows the finding (first, when ``first``); return the
+    smallest game found.
 
-    Each pass goes from the end of the script to its start, so a deletion that works keeps the
-    positions still to try; the passes repeat until one finds nothing smaller or the budget is spent.
+    First the script is made as small as it gets, fewest choices then lowest: runs of choices deleted, each choice
+    lowered. Then the game is made to show the finding sooner: the finding's round dealt a swap of two cards away
+    (DEAL-HANDS), for the engines that take their deals, and the script shrunk again, a game now smaller when it
+    shows the finding at an earlier step, then as before. Each pass goes from the end of the script to its start,
+    so a deletion that works keeps the positions still to try; the passes repeat until they find nothing smaller
+    or the budget is spent.
     """
-    best: list[Any] = [_trimmed(failing.script), failing]
-    shown = failing.finding(target)
-    limit = (shown.step if shown is not None else failing.steps) + rules.players   # a smaller game shows it no later
+    best: list[Any] = [_trimmed(failing.script), failing, None]
     tries = [0]
+    sooner = [False]   # the second phase: a game is smaller when it shows the finding at an earlier step
+    shown = failing.finding(target)
+    longest = shown.step if shown is not None else failing.steps
+
+    def measure(run: GameRun, script: list[int]) -> tuple[int, ...]:
+        shown = run.finding(target)
+        step = shown.step if shown is not None else run.steps
+        return (step, *_shortlex(script)) if sooner[0] else _shortlex(script)
 
     def better(candidate: list[int]) -> bool:
         """Whether ``candidate`` shows the finding and is smaller than the best; if so, it becomes the best."""
-        if _shortlex(candidate) >= _shortlex(best[0]) or not meter.left():
+        if not meter.left() or candidate == best[0] or (not sooner[0] and _shortlex(candidate) >= best[2]):
             return False
         tries[0] += 1
         meter.replays += 1
+        limit = (best[2][0] if sooner[0] else longest) + rules.players   # a smaller game shows it no later
         run = run_game(engine, rules, ScriptDecider(ListSource(candidate)), max_steps=limit, stop_at_first=first,
                        negative=NegativeChecks() if negative else None)
-        found = _trimmed(run.script)
-        if not _shows(run, target, first) or _shortlex(found) >= _shortlex(best[0]):
+        if not _shows(run, target, first):
             return False
-        best[0], best[1] = found, run
+        found = _trimmed(run.script)
+        size = measure(run, found)
+        if size >= best[2]:
+            return False
+        best[:] = found, run, size
         return True
 
-    improved = True
-    while improved and meter.left():
+    def shrink_script() -> bool:
+        """The deletion and lowering passes once; whether they found a smaller game."""
         improved = False
         for size in (16, 4, 1):   # fewer choices: a round's plays, a trick's, one
             position = len(best[0]) - size
@@ -256,7 +272,62 @@ def _smaller_script(engine: Engine, rules: Rules, failing: GameRun, target: Sign
             while best[0][position] > 1 and better(best[0][:position] + [best[0][position] // 2]
                                                    + best[0][position + 1:]):   # halved while it still shows
                 improved = True
+        return improved
+
+    if shown is not None:
+        best[2] = measure(failing, best[0])
+        while shrink_script() and meter.left():
+            pass
+        sooner[0] = True
+        best[2] = measure(best[1], best[0])
+        swaps = not _deals(engine)
+        while swaps and meter.left():
+            improved = False
+            for candidate in _swapped_deals(best, target, rules):
+                if not meter.left():
+                    break
+                improved |= better(candidate)
+            if not improved:
+                break
+            while shrink_script() and meter.left():
+                pass
     return Shrunk(tuple(best[0]), best[1], tries[0], meter.seconds(), meter.left(), first, meter.replays)
+
+
+def _deals(engine: Engine) -> bool:
+    """Whether the engine deals for itself (its deals are not the script's to change)."""
+    try:
+        return bool(engine.capabilities().deals)
+    except Exception:   # the game judged that already; here it only means no deal is tried
+        return True
+
+
+def _swapped_deals(best: list[Any], target: Signature, rules: Rules) -> Iterator[list[int]]:
+    """DEAL-HANDS: the best game's script with the deal of the finding's round changed by a swap of two cards held
+    in two hands, each pair of cards in turn, from the best game as it stands when the next is asked: the deals a
+    swap away from the finding's, among which one may show it sooner."""
+    n, deck = rules.players, list(bits_of(rules.deck_mask))
+    seen: Any = None
+    for x, a in enumerate(deck):
+        for b in deck[x + 1:]:
+            script, run = best[0], best[1]
+            if run is not seen:   # the best game changed: its deal read again
+                seen = run
+                shown = run.finding(target)
+                number = shown.round if shown is not None and shown.round else len(run.round_starts)
+                if not 1 <= number <= len(run.round_starts):
+                    return
+                start = run.round_starts[number - 1]
+                padded = list(script) + [0] * max(0, start + n - 1 - len(script))
+                hands = [hand.mask for hand in deal_from(rules, ListSource(padded[start:start + n - 1]))]
+                holder = {card: seat for seat, hand in enumerate(hands) for card in bits_of(hand)}
+            i, j = holder[a], holder[b]
+            if i == j:
+                continue
+            swapped = list(hands)
+            swapped[i] ^= (1 << a) | (1 << b)
+            swapped[j] ^= (1 << a) | (1 << b)
+            yield padded[:start] + deal_code(rules, [CardSet.from_mask(h) for h in swapped]) + padded[start + n - 1:]
 
 
 def _trimmed(script: Sequence[int]) -> list[int]:
