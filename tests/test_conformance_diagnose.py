@@ -169,3 +169,40 @@ def test_break_discard_a_consequence_is_not_a_new_finding_and_catching_up_is_no_
 def test_causes_come_in_the_order_of_the_rules():
     assert in_rule_order(["LEAD-HEARTS", "LEAD-WINNER", "LEAD-HEARTS", None, "PLAYERS-COUNT"]) == \
         ("PLAYERS-COUNT", "LEAD-WINNER", "LEAD-HEARTS")
+
+
+def test_a_moon_is_judged_on_its_own_scores_not_on_the_points_the_engine_counted():
+    """SCORE-MOON: the shooter of an engine that counts the Q♠ 10 took every point card and scores 0 under the
+    rules, whatever it counted: the finding expects 0, not its 23 points less 26."""
+    from hearts_ref.cardset import QUEEN
+    from hearts_ref.conformance.differential import run_game
+    from hearts_ref.conformance.script import ListSource, ScriptDecider
+    from hearts_ref.conformance.short_games import short_games
+    from tests.engines.planted import _ScoreSheet
+
+    class QueenTen(_ScoreSheet):
+        name = "queen-ten"
+
+        def trick_points(self, cards: int) -> int:
+            return super().trick_points(cards) - (3 if cards & QUEEN else 0)
+
+        def round_score(self, taken, points):   # a moon only when the points come to 26
+            return tuple(0 if p == 26 else 26 if 26 in points else p for p in points)
+
+    rules = Rules()
+    for game in short_games(rules):
+        run = run_game(QueenTen(), rules, ScriptDecider(ListSource(game.script)))
+        found = [f for f in run.findings if f.rule_ids and f.rule_ids[0] == "SCORE-MOON"]
+        if found:
+            scores = next(d for d in found[0].differences if d.field == "round_scores")
+            shooter = scores.expected.index(0)
+            assert sorted(scores.expected) == [0, 26, 26, 26] and scores.actual[shooter] == 23, scores
+            return
+    raise AssertionError("no short game has a moon")
+
+
+def test_an_empty_legal_set_is_written_as_none_not_as_nothing():
+    from hearts_ref.conformance.judge import describe
+
+    line = describe((Difference("legal", CardSet.parse("2H JH"), CardSet.parse("")),))
+    assert line == "legal: expected 2H JH, engine (none)"

@@ -80,8 +80,9 @@ def engine_relative(facts: StepFacts, reference: Observation, actual: Observatio
     Who moves and the phase come from the reference (a game whose phases diverge ends). The
     rest follows each rule from the engine's own values: the trick (TRICK-ORDER) and hearts
     broken (BREAK-*) from its observation before the step, a trick's points (SCORE-POINTS) added
-    to its points, and at the end of a round the scores from its points (the moon and the
-    bonuses as the reference scored them: SCORE-MOON, SCORE-NO-TRICKS), its totals plus its
+    to its points, and at the end of a round the scores from its points (the bonuses as the
+    reference scored them, SCORE-NO-TRICKS; a moon's scores, SCORE-MOON, as the reference's: they
+    are the same whatever points the shooter's cards were counted), its totals plus its
     scores (SCORE-TOTAL), the end and the winners from its totals (END-THRESHOLD, WIN-*).
     """
     previous, rules = facts.previous, facts.game.rules
@@ -108,7 +109,10 @@ def engine_relative(facts: StepFacts, reference: Observation, actual: Observatio
         return Observation(reference.phase, reference.to_move, trick, broken, points, previous.round_scores,
                            previous.totals, False, ())
     score = facts.game.results[-1].score
-    scores = tuple(p + (s - r) for p, s, r in zip(actual.points_taken, score.scores, score.points))
+    if score.shooter is not None:   # SCORE-MOON: the scores of a moon are the same whatever the points were counted
+        scores = score.scores
+    else:
+        scores = tuple(p + (s - r) for p, s, r in zip(actual.points_taken, score.scores, score.points))
     totals = tuple(t + s for t, s in zip(previous.totals, actual.round_scores)) \
         if actual.round_scores is not None else previous.totals
     over = is_game_over(actual.totals, len(facts.game.results), rules)
@@ -118,7 +122,13 @@ def engine_relative(facts: StepFacts, reference: Observation, actual: Observatio
 
 def describe(differences: tuple[Difference, ...]) -> str:
     """The differences in one line: ``field: expected X, engine Y; …``."""
-    return "; ".join(f"{d.field}: expected {plain(d.expected)}, engine {plain(d.actual)}" for d in differences)
+    return "; ".join(f"{d.field}: expected {_shown(d.expected)}, engine {_shown(d.actual)}" for d in differences)
+
+
+def _shown(value: Any) -> Any:
+    """A value in words: an empty card set (no legal play) as ``(none)``, not as nothing."""
+    text = plain(value)
+    return "(none)" if text == "" else text
 
 
 def judge_observation(facts: StepFacts, reference: Observation, actual: Observation, step: int,

@@ -411,6 +411,8 @@ class _ScoreSheet(ReferenceEngine):
     def round_score(self, taken: tuple[int, ...], points: tuple[int, ...]) -> tuple[int, ...]:
         """SCORE-MOON, SCORE-NO-TRICKS: the round's scores from its points."""
         right = round_scores(taken, self.rules)
+        if right.shooter is not None:   # a moon's scores are the same whatever the points were counted
+            return right.scores
         return tuple(p + (s - r) for p, s, r in zip(points, right.scores, right.points))
 
     def add_up(self, totals: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
