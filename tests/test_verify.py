@@ -21,6 +21,9 @@ def test_verify_passes_on_the_reference_with_one_verdict_line():
     assert verdict.startswith("hearts-ref verify: PASS: ")
     assert "proof outcomes as expected" in verdict and "vectors passed" in verdict
     assert "over stdio, 0 deviations" in verdict and "Traceback" not in result.stderr
+    # the games counted are the games the progress counted: 6 differential and 1 with illegal moves offered
+    assert "7 games (6 differential, 1 negative; " in verdict
+    assert "verify stdio: 7/7 " in result.stderr.replace("\r", "\n")
 
 
 def test_verify_json_reports_every_step(capsys, monkeypatch):

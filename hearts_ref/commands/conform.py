@@ -304,7 +304,9 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
     if missed:   # the finding the case plays on to did not show, but the game differs all the same
         deviation = game.deviation
     if deviation is None:
-        print(f"no deviation: the engine agrees with the reference over {game.steps} steps"
+        # past the case's choices (they end at its finding) every choice is the lowest option, to the game's end
+        print(f"no deviation: the engine agrees with the reference at every step of the case's game, "
+              f"played to its end ({game.steps} steps)"
               + (f" ({len(game.findings)} other finding(s) on the way)" if game.findings else ""))
         return 0
     for number, played in enumerate(transcript(game.reference)[:deviation.round or None], 1):

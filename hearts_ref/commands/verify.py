@@ -150,14 +150,16 @@ def _stdio(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
 
     engine = StdioEngine([sys.executable, "-m", "hearts_ref", "serve"])
     try:
-        report = run_differential(engine, rules, args.games, args.seed, negative_games=max(1, args.games // 6),
+        negatives = max(1, args.games // 6)   # games that also offer illegal moves
+        report = run_differential(engine, rules, args.games, args.seed, negative_games=negatives,
                                   spec="hearts-ref serve",
                                   progress=lambda done, total, failed: args.progress(done, total, f"{failed} failed"))
     finally:
         engine.close()
     failed = [c for c in report.cases if c.status == "failed"]
     return {"ok": report.exit_code() == 0, "checked": len(report.cases), "rounds": report.rounds,
-            "summary": f"{args.games} games ({report.rounds} rounds) over stdio, {len(failed)} deviations",
+            "summary": (f"{args.games + negatives} games ({args.games} differential, {negatives} negative; "
+                        f"{report.rounds} rounds) over stdio, {len(failed)} deviations"),
             "failures": [f"{c.id}: {', '.join(c.rule_ids)}: {c.reason}" for c in failed][:10]}
 
 
