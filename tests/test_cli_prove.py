@@ -162,9 +162,21 @@ def test_prove_a_house_rule_is_refuted_with_a_counterexample_replayed():
     """A designer's house rule: no first-trick exception with four players (FIRST-NO-POINTS) is unsound."""
     result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--set", "first_trick_points=forbidden"],
                             capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr   # refuted, as the catalogue expects
+    assert result.returncode == 1, result.stdout + result.stderr   # the exit code is the verdict: UNSOUND
     assert "UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS" in result.stdout
     assert "then seat 1 is to move and has no legal play" in result.stdout
+
+
+def test_prove_a_house_rule_whose_game_never_ends_is_unsound_and_says_so_in_json():
+    """moon=subtract with no round limit: the shooter's total falls every round, the others stay at 0 (GAME-ENDS)."""
+    argv = [sys.executable, "-m", "hearts_ref", "prove", "--set", "moon=subtract", "--json", "--quiet"]
+    result = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    report = json.loads(result.stdout)
+    assert result.returncode == 1 and report["all_expected"]   # refuted as the catalogue predicts, and unsound
+    assert report["verdict"] == {"sound": False, "refuted": ["GAME-ENDS"], "not_settled": []}
+    bounded = subprocess.run(argv[:-2] + ["--set", "max_rounds=20", "--json", "--quiet"], capture_output=True,
+                             text=True, cwd=ROOT, timeout=300)
+    assert bounded.returncode == 0 and json.loads(bounded.stdout)["verdict"]["sound"] is True
 
 
 def test_prove_a_house_rule_with_three_players_is_sound():

@@ -34,11 +34,13 @@ TIMEOUT = 300
 
 @dataclass(frozen=True)
 class Run:
-    """A command line of ``hearts-ref`` and the folder it runs in; ``after`` names a run whose output it needs."""
+    """A command line of ``hearts-ref`` and the folder it runs in; ``after`` names a run whose output it needs;
+    ``says``: text its output must hold, because the page around it says so (the build fails when it does not)."""
 
     args: tuple[str, ...]
     cwd: Path = ROOT
     after: str | None = None
+    says: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,12 @@ RUNS: dict[str, Run] = {
                                 "--shrink-time", "2"), ENGINES),
     "queen-breaks-hearts-replay": Run(("conform", "--engine", "python:buggy_engine:QueenBreaksHearts", "--replay",
                                        "{token}"), ENGINES, after="queen-breaks-hearts"),
-    "house-rule-unsound": Run(("prove", "--set", "first_trick_points=forbidden")),
+    "house-rule-unsound": Run(("prove", "--set", "first_trick_points=forbidden"),
+                              says="UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS"),
     "house-rule-unsound-json": Run(("prove", "--set", "first_trick_points=forbidden", "--json")),
-    "house-rule-sound": Run(("prove", "--set", "jd_bonus=true", "--set", "moon=subtract")),
+    "house-rule-sound": Run(("prove", "--set", "jd_bonus=true", "--set", "qs_breaks_hearts=true"),
+                            says="SOUND: every invariant proved."),
+    "house-rule-endless": Run(("prove", "--set", "moon=subtract"), says="UNSOUND: refuted GAME-ENDS"),
 }
 _started: dict[str, subprocess.Popen] = {}
 
@@ -108,7 +113,7 @@ def output(name: str) -> Output:
     """Return the output of the run ``name``: from the cache, or from the process (waiting for it to end)."""
     path = _cache_file(name)
     if path.is_file():
-        return Output(**json.loads(path.read_text(encoding="utf-8")))
+        return _checked(name, Output(**json.loads(path.read_text(encoding="utf-8"))))
     _launch(name)
     process = _started.pop(name)
     stdout, _ = process.communicate(timeout=TIMEOUT)
@@ -116,6 +121,15 @@ def output(name: str) -> Output:
     result = Output(command, stdout, process.returncode)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result.__dict__, ensure_ascii=False), encoding="utf-8")
+    return _checked(name, result)
+
+
+def _checked(name: str, result: Output) -> Output:
+    """``result``, when it says what its page says it does (``Run.says``); else the build stops."""
+    says = RUNS[name].says
+    if says is not None and says not in result.stdout:
+        raise RuntimeError(f"the run {name!r} ({result.command}) no longer prints {says!r}: "
+                           "the page's text around it is out of date")
     return result
 
 

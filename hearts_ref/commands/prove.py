@@ -60,7 +60,7 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
                                        "scores": [...], "trick_winners": [...]}, ...],
                             "totals": [[...], ...], "cycles": 3}}, ...],
       "combinations": null | {              # with --all
-        "combinations": 11520, "parameters": ["players", ...],
+        "combinations": 20160, "parameters": ["players", ...],
         "game_combinations": 384, "game_parameters": ["players", "moon", ...],
         "invariants": {"LEGAL-MOVE-EXISTS": {"distinct": 192, "combinations": {"proved": 6912, "refuted": 4608},
                                              "all_expected": true, "unexpected": 0}, ...},
@@ -75,9 +75,14 @@ for several cycles without end); ``unconfirmed`` means z3 refuted a context that
 reached in the bounded search (or no never-ending game was found); ``vacuous`` means a
 claim whose hypotheses cannot hold.
 
+With ``--set`` (a house rule) the report also holds the answer a designer asks for:
+``"verdict": {"sound": false, "refuted": ["GAME-ENDS"], "not_settled": []}``.
+
 Exit codes: 0 when every outcome is the expected one (seed001 and seed003 must be
 refuted: ``hearts_ref.variants.EXPECTED_UNSOUND``; combinations by
-``properties.catalogue.expected_outcome``), 1 when one is not, 2 for bad arguments.
+``properties.catalogue.expected_outcome``), 1 when one is not, 2 for bad arguments. With
+``--set``: 0 when the house rule is SOUND, 1 when it is UNSOUND or not settled (or an outcome
+is not the expected one), 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -102,7 +107,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="every preset and every variant combination of the registry")
     parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="prove a house rule: the preset (one --preset, default seed000) with this variant "
-                             "value changed; repeatable (see 'hearts-ref rules --registry')")
+                             "value changed; repeatable (see 'hearts-ref rules --registry'); exit code 0 SOUND, "
+                             "1 UNSOUND")
     parser.add_argument("--deep", action="store_true",
                         help="add the inductive proof over the whole transition relation (every reachable state)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
@@ -159,15 +165,18 @@ def _report(args: argparse.Namespace, results: list, presets: list[str], combina
 
     from properties.results import all_match, report_dict, report_renderables
 
+    # the answer a designer of house rules asks for
+    refuted = sorted({r.invariant for r in results if r.status == "refuted"})
+    open_ = sorted({r.invariant for r in results if r.status not in ("proved", "refuted", "n/a")})
     if args.json:
         report = report_dict(results, presets=presets, deep=args.deep, timeout=args.timeout, seconds=seconds,
                              combinations=combinations)
+        if verdict:
+            report["verdict"] = {"sound": not refuted and not open_, "refuted": refuted, "not_settled": open_}
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
         parts = report_renderables(results, combinations=combinations)
-        if verdict:   # the answer a designer of house rules asks for
-            refuted = sorted({r.invariant for r in results if r.status == "refuted"})
-            open_ = sorted({r.invariant for r in results if r.status not in ("proved", "refuted", "n/a")})
+        if verdict:
             parts.append(Text("SOUND: every invariant proved." if not refuted and not open_ else
                               (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)." if refuted else "")
                               + (f" Not settled: {', '.join(open_)}." if open_ else ""),
@@ -175,4 +184,6 @@ def _report(args: argparse.Namespace, results: list, presets: list[str], combina
         parts.append(Text(f"{seconds:.1f}s in all."))
         show(*parts)
     ok = all_match(results) and (combinations is None or combinations["all_expected"])
+    if verdict:   # a house rule: the exit code is the verdict
+        ok = ok and not refuted and not open_
     return 0 if ok else 1
