@@ -15,12 +15,16 @@ pytest-xdist (``pytest -n auto``) spreads them over its workers:
   the same way every time fails as *flaky*, with the step at which each replay failed;
 - ``hearts-ref::negative/<policy>/<i>`` — each game in which the engine is offered illegal moves.
 
-Each worker process starts the engine once and judges all its items with it.
+Each worker process starts the engine once, before collecting, and judges all its items with it.
+Options that name no engine or no rules (an engine that cannot be imported or started, an
+unknown preset or setting, an empty ``--hearts-engine``) are one usage error, pytest's exit code 4;
+a run in which the engine was judged in no game (it declined every one: rules it does not play)
+fails, as ``hearts-ref conform`` does.
 
 ``module:attr`` names an engine class, a function returning an engine, or an engine
 (:class:`hearts_ref.engine.Engine`); ``python:module:attr`` and ``openspiel`` work too.
 Options: ``--hearts-preset NAME``, ``--hearts-set name=value`` (repeatable),
-``--hearts-games N`` (per policy, default 20), ``--hearts-seed S``,
+``--hearts-games N`` (N per policy on average, default 20), ``--hearts-seed S``,
 ``--hearts-shrink-time S``. For example::
 
     pytest --hearts-engine mypackage.engine:MyEngine --hearts-preset seed000 --hearts-games 50
@@ -48,15 +52,67 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hearts-set", action="append", default=[], metavar="NAME=VALUE",
                     help="change one variant parameter; repeatable")
     group.addoption("--hearts-games", type=int, default=20, metavar="N",
-                    help="differential games per policy (default 20)")
+                    help=f"differential games: N per policy on average, N x {len(_policies())} in all (default 20), "
+                         "and N/2 games (at least 1) that also offer illegal moves")
     group.addoption("--hearts-seed", type=int, default=0, metavar="S", help="campaign seed (default 0)")
     group.addoption("--hearts-shrink-time", type=float, default=10.0, metavar="S",
                     help="seconds to shrink each finding (default 10)")
 
 
+def _policies() -> tuple[str, ...]:
+    from hearts_ref.conformance.policies import POLICY_NAMES
+
+    return POLICY_NAMES
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check the options and start the engine once, before anything runs: a mistake in them is one usage error
+    (pytest's exit code 4), not a failure of every item."""
+    spec = config.getoption(_ENGINE_OPTION)
+    if spec is None:
+        return
+    from hearts_ref.engines.load import SPEC_HELP
+    from hearts_ref.errors import HeartsError
+
+    if not spec.strip():
+        raise pytest.UsageError(f"hearts-ref: {_ENGINE_OPTION} is empty: give {SPEC_HELP}")
+    if config.getoption("--hearts-games") < 0:
+        raise pytest.UsageError(f"hearts-ref: --hearts-games must be 0 or more, not {config.getoption('--hearts-games')}")
+    if config.getoption("--hearts-shrink-time") < 0:
+        raise pytest.UsageError("hearts-ref: --hearts-shrink-time must be 0 or more seconds")
+    try:
+        _rules(config)
+        engine = _load(spec)
+    except HeartsError as error:
+        raise pytest.UsageError(f"hearts-ref: {error}") from None
+    if getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput"):
+        _close(engine)   # the controller of pytest-xdist judges nothing: each worker starts its own engine
+    else:
+        config.stash[_ENGINE] = engine
+
+
+def _load(spec: str) -> Any:
+    from hearts_ref.conformance.runner import load_engine
+
+    return load_engine(spec)
+
+
+def _rules(config: pytest.Config) -> Any:
+    from hearts_ref.variants import Rules, parse_setting
+
+    overrides = dict(parse_setting(text) for text in config.getoption("--hearts-set"))
+    return Rules.preset(config.getoption("--hearts-preset"), **overrides)
+
+
+def _close(engine: Any) -> None:
+    close = getattr(engine, "close", None)
+    if callable(close):
+        close()
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     spec = config.getoption(_ENGINE_OPTION)
-    if not spec:
+    if spec is None:
         return
     from hearts_ref.conformance.policies import POLICY_NAMES
     from hearts_ref.conformance.runner import planned_games
@@ -65,36 +121,64 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
     games = config.getoption("--hearts-games") * len(POLICY_NAMES)
     negatives = max(1, config.getoption("--hearts-games") // 2)
-    suite = HeartsSuite.from_parent(session, name="hearts-ref")
+    # (its node ID "hearts-ref", so that the items' are hearts-ref::vector/... and JUnit's class is "hearts-ref")
+    suite = HeartsSuite.from_parent(session, name="hearts-ref", nodeid="hearts-ref")
     cases: list[tuple[str, Any]] = [(f"vector/{case.id}", case) for case in load_vectors()]
     cases += [(f"perft/{name}", (i + 1, len(perft_names()))) for i, name in enumerate(perft_names())]
     cases += [(case_id, (games, 0, i) if kind == "differential" else (0, negatives, i))
               for kind, i, _, case_id in planned_games(games, negatives, (1, 1), every=_targeted_every(config))]
-    items += [ConformanceItem.from_parent(suite, name=name, case=case) for name, case in cases]
+    made = [ConformanceItem.from_parent(suite, name=name, case=case) for name, case in cases]
+    items += made
+    # counted as collected, as the items of a test file are ("collected 261 items")
+    config.hook.pytest_collectreport(report=pytest.CollectReport(suite.nodeid, "passed", None, made))
 
 
 def _targeted_every(config: pytest.Config) -> int:
-    """Every how many games one is targeted under the rules of the options (the default when they are bad)."""
+    """Every how many games one is targeted under the rules of the options (checked by pytest_configure)."""
     from hearts_ref.conformance.targeted import targeted_every
-    from hearts_ref.errors import HeartsError
-    from hearts_ref.variants import Rules, parse_setting
 
-    try:
-        overrides = dict(parse_setting(text) for text in config.getoption("--hearts-set"))
-        return targeted_every(Rules.preset(config.getoption("--hearts-preset"), **overrides))
-    except HeartsError:
-        return targeted_every(Rules())
+    return targeted_every(_rules(config))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count the games judged (in the process that reports: pytest-xdist's controller, or the only one)."""
+    kind = report.nodeid.removeprefix("hearts-ref::").split("/", 1)[0]
+    if _counts is None or not report.nodeid.startswith("hearts-ref::") or kind not in ("differential", "negative") \
+            or report.when != "call":
+        return
+    _counts["games"] += 1
+    if not report.skipped:
+        _counts["judged"] += 1
+    elif not _counts["why"]:
+        why = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        _counts["why"] = str(why).removeprefix("Skipped: ")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    global _counts
+    judging = session.config.getoption(_ENGINE_OPTION) is not None and not hasattr(session.config, "workerinput")
+    _counts = {"games": 0, "judged": 0, "why": ""} if judging else None
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A suite that judged no game fails (as ``hearts-ref conform`` does): a green run must have checked the engine."""
+    if _counts and _counts["games"] and not _counts["judged"] and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if _counts and _counts["games"] and not _counts["judged"]:
+        terminalreporter.write_line(f"hearts-ref: no game was judged, all {_counts['games']} were skipped "
+                                    f"({_counts['why']}): the suite fails", red=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    engine = config.stash.get(_ENGINE, None)
-    close = getattr(engine, "close", None)
-    if callable(close):
-        close()
+    _close(config.stash.get(_ENGINE, None))
 
 
 _ENGINE = pytest.StashKey[Any]()         # this process's engine (or the error that kept it from starting)
 _SHRUNK = pytest.StashKey[dict]()        # finding signature -> the item whose failure shows it shrunk
+_counts: dict[str, Any] | None = None    # this session's games reported: how many, how many judged, why one was skipped
 
 
 class HeartsSuite(pytest.Collector):
@@ -115,39 +199,11 @@ class ConformanceItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
 
-    def _options(self) -> tuple[str, Any, int, float]:
-        from hearts_ref.variants import Rules, parse_setting
-
-        config = self.config
-        overrides = dict(parse_setting(text) for text in config.getoption("--hearts-set"))
-        rules = Rules.preset(config.getoption("--hearts-preset"), **overrides)
-        return (config.getoption(_ENGINE_OPTION), rules, config.getoption("--hearts-seed"),
-                config.getoption("--hearts-shrink-time"))
-
-    def _engine(self, spec: str) -> Any:
-        """The engine of this process, started by its first item; an engine that cannot start fails each item."""
-        from hearts_ref.conformance.runner import load_engine
-        from hearts_ref.errors import HeartsError
-
-        if _ENGINE not in self.config.stash:
-            try:
-                self.config.stash[_ENGINE] = load_engine(spec)
-            except HeartsError as error:
-                self.config.stash[_ENGINE] = error
-        engine = self.config.stash[_ENGINE]
-        if isinstance(engine, Exception):
-            pytest.fail(f"hearts-ref: {engine}", pytrace=False)
-        return engine
-
     def runtest(self) -> None:
-        from hearts_ref.errors import HeartsError
-
-        try:
-            spec, rules, seed, shrink = self._options()
-        except HeartsError as error:   # a bad option: one line, no traceback
-            pytest.fail(f"hearts-ref: {error}", pytrace=False)
-        engine = self._engine(spec)
-        case = _judge(self, engine, spec, rules, seed, shrink)
+        config = self.config   # (the options were checked and the engine started by pytest_configure)
+        spec, seed, shrink = (config.getoption(name) for name in (_ENGINE_OPTION, "--hearts-seed",
+                                                                  "--hearts-shrink-time"))
+        case = _judge(self, config.stash[_ENGINE], spec, _rules(config), seed, shrink)
         if case.status in ("skipped", "abandoned"):
             pytest.skip(case.reason)
         if case.status == "expected-fail":
@@ -202,7 +258,11 @@ def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int,
 
 def _one_line(case: Any) -> str:
     """A failed case without a reproduction here: a vector, a perft count, or a finding shown by another item."""
-    lines = [f"{', '.join(case.rule_ids) or 'engine error'}: {case.reason}"]
+    if case.status == "error":   # named by its cause, the engine's failure, then the rules of its step
+        head = "engine error" + (f" at a step of {', '.join(case.rule_ids)}" if case.rule_ids else "")
+    else:
+        head = ", ".join(case.rule_ids) or "engine error"
+    lines = [f"{head}: {case.reason}"]
     if case.details.get("same_finding_as"):
         lines.append(f"the same finding as {case.details['same_finding_as']}, which shows it shrunk")
     if case.details.get("replay"):
@@ -212,14 +272,15 @@ def _one_line(case: Any) -> str:
 
 def _describe(failed: list[Any]) -> str:
     """The failed cases as text: each finding with its rule IDs, its shrunk game and its replay command."""
-    lines = [f"{len(failed)} case(s) deviate from hearts-ref's reference" if len(failed) > 1
-             else "the engine deviates from hearts-ref's reference"]
+    lines = [f"{len(failed)} case(s) deviate from hearts-ref's reference"] if len(failed) > 1 else []
     for case in failed:
         repro = case.details.get("reproduction")
         if repro is None:
             continue
         deviation = repro.get("deviation") or case.details.get("deviation") or {}
-        lines.append(f"- {', '.join(case.rule_ids) or deviation.get('kind', 'error')}: {case.reason}")
+        # the rule first, as every item's first line (pytest's short summary shows it)
+        lines.append(f"{'- ' if len(failed) > 1 else ''}{', '.join(case.rule_ids) or deviation.get('kind', 'error')}: "
+                     f"{case.reason}")
         lines.append(f"  first seen in {case.id}; shrunk to {repro['rounds']} round(s), {repro['tricks']} "
                      f"trick(s): at {deviation.get('where')}")
         for played in repro.get("game", []):

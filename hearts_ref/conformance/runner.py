@@ -175,8 +175,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     failing: list[tuple[Case, GameRun, bool]] = []
     deadline = None if time_limit is None else start + time_limit
     for done, (kind, i, policy, case_id) in enumerate(planned):
-        if setup_problem:
-            report.add(Case(case_id, kind, "skipped", reason=setup_problem))
+        if setup_problem:   # capabilities() unreadable is the engine's error; rules it cannot play, a skip
+            report.add(Case(case_id, kind, "error" if problem else "skipped", reason=setup_problem))
             continue
         if deadline is not None and clock() > deadline:
             report.add(Case(case_id, kind, "skipped", reason=f"time limit of {time_limit:g} s reached"))

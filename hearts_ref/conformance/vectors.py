@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.cardset import CardSet
-from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
+from hearts_ref.engine import Capabilities, Engine, EngineRejection, Observation, observe_game
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
@@ -76,10 +76,13 @@ def run_case(engine: Engine, case: Case) -> CaseResult:
 
     try:
         capabilities = engine.capabilities()
+        if not isinstance(capabilities, Capabilities):
+            return result("error", f"capabilities() returned {type(capabilities).__name__}, "
+                                   "not hearts_ref.engine.Capabilities")
         reason = _skip_reason(capabilities, case)
     except ENGINE_ERRORS as error:   # an engine's own bug: judged, not propagated
-        return result("error", failure=Failure(1, None, "capabilities()", "engine-error", "no error",
-                                                failure_text(error), ()))
+        return result("error", f"capabilities() failed: {failure_text(error)}",
+                      Failure(1, None, "capabilities()", "engine-error", "no error", failure_text(error), ()))
     if reason:
         return result("skipped", reason)
     single_round = not capabilities.multi_round

@@ -24,6 +24,7 @@ hearts_ref.engines.load.EngineSpecError: engine spec 'python:hearts_ref.engine':
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import re
 import shlex
@@ -42,6 +43,7 @@ SPEC_HELP = ("reference (hearts-ref itself), python:module:attr or module:attr (
              "or a command line speaking the stdio protocol (run without a shell)")
 
 _MODULE_ATTR = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")   # my_package.engine: a module, not a program
 _ENGINE_MEMBERS = ("name", "version", "capabilities", "new_game", "start_round", "pass_cards",
                    "legal_plays", "play", "observe")
 
@@ -72,7 +74,24 @@ def load_engine(spec: str, **options: Any) -> Engine:
     except ValueError as error:
         raise EngineSpecError(f"engine command {spec!r}: {error}") from None
     from hearts_ref.engines.stdio import StdioEngine
-    return StdioEngine(argv, **options)
+    try:
+        return StdioEngine(argv, **options)
+    except HeartsError as error:
+        if len(argv) == 1 and not os.path.exists(spec) and _a_module(spec):   # a module without its :attr
+            raise type(error)(f"{error} (a Python engine is named MODULE:ATTR, for example {spec}:MyEngine)") \
+                from None
+        raise
+
+
+def _a_module(name: str) -> bool:
+    """Whether ``name`` reads as a Python module rather than a program: dotted (``my_package.engine``), or one
+    that can be imported from here."""
+    if _DOTTED.match(name):
+        return True
+    try:
+        return name.isidentifier() and importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 @contextmanager
