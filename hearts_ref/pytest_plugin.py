@@ -222,6 +222,7 @@ class ConformanceItem(pytest.Item):
 
 def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int, shrink: float) -> Any:
     """Run the item's case and return it as a report :class:`~hearts_ref.conformance.report.Case`."""
+    from hearts_ref.conformance.findings import finding_key
     from hearts_ref.conformance.report import Report
     from hearts_ref.conformance.runner import run_differential, run_perft_step, run_vectors_step
 
@@ -243,10 +244,11 @@ def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int,
         return report.cases[0]
 
     case = play(0)
-    if case.status != "failed" or "deviation" not in case.details:
+    finding = case.details.get("deviation" if case.status == "failed" else "error")
+    if case.status not in ("failed", "error") or not isinstance(finding, dict):
         return case
-    deviation = case.details["deviation"]
-    signature = (deviation["kind"], (deviation["rule_ids"] or [""])[0])
+    # the same finding as the runner's (a deviation by its rule, an engine failure by its cause), shrunk once
+    signature = finding_key(finding["kind"], finding["rule_ids"], finding.get("message", ""))
     shrunk = item.config.stash.setdefault(_SHRUNK, {})
     if signature in shrunk:    # this worker has shrunk the same finding already: point to it
         case.details["same_finding_as"] = shrunk[signature]
@@ -258,16 +260,19 @@ def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int,
 
 def _one_line(case: Any) -> str:
     """A failed case without a reproduction here: a vector, a perft count, or a finding shown by another item."""
-    if case.status == "error":   # named by its cause, the engine's failure, then the rules of its step
-        head = "engine error" + (f" at a step of {', '.join(case.rule_ids)}" if case.rule_ids else "")
-    else:
-        head = ", ".join(case.rule_ids) or "engine error"
-    lines = [f"{head}: {case.reason}"]
+    lines = [f"{_head(case)}: {case.reason}"]
     if case.details.get("same_finding_as"):
         lines.append(f"the same finding as {case.details['same_finding_as']}, which shows it shrunk")
     if case.details.get("replay"):
         lines.append(f"replay: {case.details['replay']}")
     return "\n".join(lines)
+
+
+def _head(case: Any) -> str:
+    """What a failure is named by: the rules it breaks; an engine failure by its cause, then the rules of its step."""
+    if case.status == "error":
+        return "engine error" + (f" at a step of {', '.join(case.rule_ids)}" if case.rule_ids else "")
+    return ", ".join(case.rule_ids) or "engine error"
 
 
 def _describe(failed: list[Any]) -> str:
@@ -279,8 +284,7 @@ def _describe(failed: list[Any]) -> str:
             continue
         deviation = repro.get("deviation") or case.details.get("deviation") or {}
         # the rule first, as every item's first line (pytest's short summary shows it)
-        lines.append(f"{'- ' if len(failed) > 1 else ''}{', '.join(case.rule_ids) or deviation.get('kind', 'error')}: "
-                     f"{case.reason}")
+        lines.append(f"{'- ' if len(failed) > 1 else ''}{_head(case)}: {case.reason}")
         lines.append(f"  first seen in {case.id}; shrunk to {repro['rounds']} round(s), {repro['tricks']} "
                      f"trick(s): at {deviation.get('where')}")
         for played in repro.get("game", []):

@@ -13,7 +13,7 @@ from tests.test_conform_command import PLUGIN
 from tests.test_variants import ROOT
 
 _ENGINES = textwrap.dedent("""
-    from hearts_ref.engine import ReferenceEngine
+    from hearts_ref.engine import EngineRejection, ReferenceEngine
 
     class Boom:
         def __init__(self):
@@ -25,6 +25,19 @@ _ENGINES = textwrap.dedent("""
     class NoCapabilities(ReferenceEngine):
         def capabilities(self):
             return None
+
+    class ValueErrors(ReferenceEngine):   # refuses an illegal move with ValueError, not EngineRejection
+        def play(self, card, seat=None):
+            try:
+                return super().play(card, seat)
+            except EngineRejection:
+                raise ValueError(f"illegal: {card}")
+
+        def pass_cards(self, seat, cards):
+            try:
+                return super().pass_cards(seat, cards)
+            except EngineRejection:
+                raise ValueError(f"illegal: {cards}")
 """)
 
 
@@ -100,3 +113,15 @@ def test_the_item_that_shows_a_finding_shrunk_names_its_rule_first(tmp_path):
               if line.startswith("FAILED hearts-ref::differential/")]
     assert result.returncode == 1 and not shrunk and firsts
     assert all(first.startswith("BREAK-QUEEN") for first in firsts), firsts
+
+
+def test_an_engine_failure_of_one_cause_is_shrunk_once_and_named_by_its_cause(tmp_path):
+    """Each negative game fails on a different card; the same cause is one finding, shown by one item."""
+    result = _pytest(tmp_path, "--hearts-engine", "authors_engines:ValueErrors", "--hearts-games", "4", "-rf")
+    games = [line.split(" - ", 1)[1] for line in result.stdout.splitlines()
+             if line.startswith("FAILED hearts-ref::negative/")]
+    assert result.returncode == 1 and len(games) == 2, result.stdout[-3000:]
+    assert all(game.startswith("engine error at a step of PASS-COUNT: ValueError: an illegal move offered, "
+                               "pass_cards(") for game in games), games
+    shrunk = [line for line in result.stdout.splitlines() if line.startswith("  replay: hearts-ref conform --engine")]
+    assert len(shrunk) == 1 and "the same finding as hearts-ref::negative/" in result.stdout   # the other's own game

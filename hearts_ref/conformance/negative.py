@@ -167,7 +167,7 @@ class NegativeChecks:
         except ENGINE_ERRORS as error:
             tally[1] += 1
             return Deviation("engine-error", forbidding, step, where,
-                             message=failure_message(f"an illegal move ({where['action']} {where.get('card') or where.get('cards')})", error))
+                             message=failure_message(_offered(where), error))
         else:
             tally[1] += 1
             return Deviation("accepted-illegal", forbidding, step, where,
@@ -225,3 +225,10 @@ def _received_early(state: RoundState, seat: int) -> int:
         if given and (giver + offset) % state.rules.players == seat:
             received |= given
     return received
+
+
+def _offered(where: dict[str, Any]) -> str:
+    """The call an illegal move was offered in, for a failure's message: ``an illegal move offered, play(KC)``."""
+    if where.get("card") is not None:
+        return f"an illegal move offered, play({where['card']})"
+    return f"an illegal move offered, pass_cards({where.get('seat')}, {where.get('cards')})"
