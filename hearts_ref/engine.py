@@ -27,6 +27,7 @@ from hearts_ref.game import Game
 from hearts_ref.variants import PARAMETERS, Rules
 
 __all__ = ["Capabilities", "Observation", "Engine", "EngineRejection", "ReferenceEngine", "observe_game",
+           "observation_problem",
            "takes_seat", "seated_play"]
 
 
@@ -167,6 +168,31 @@ class Observation:
                    bool(data["hearts_broken"]), tuple(data["points_taken"]),
                    None if scores is None else tuple(scores), tuple(data["totals"]),
                    bool(data["game_over"]), tuple(data.get("winners") or ()))
+
+
+_SEQUENCES = ("trick", "points_taken", "round_scores", "totals", "winners")   # tuples (round_scores may be None)
+
+
+def observation_problem(observation: Observation) -> str:
+    """What in ``observation`` can never equal the reference's, whatever the game, or ``""``: its fields are compared
+    with ``==``, and a list never equals the tuple of its items, nor a ``Card`` the string that names it.
+
+    >>> observation_problem(Observation("play", 0, [], False, (0,) * 4, None, (0,) * 4, False, ()))
+    'its trick is a list, not a tuple'
+    >>> from hearts_ref.cards import Card
+    >>> observation_problem(Observation("play", 0, (Card.parse("2C"),), False, (0,) * 4, None, (0,) * 4, False, ()))
+    "its trick holds Card.parse('2C') (a Card), not the card's name as a string ('2C')"
+    """
+    for name in _SEQUENCES:
+        value = getattr(observation, name)
+        if not isinstance(value, tuple) and not (value is None and name == "round_scores"):
+            return f"its {name} is {'None' if value is None else 'a ' + type(value).__name__}, not a tuple"
+    wrong = next((card for card in observation.trick if not isinstance(card, str)), None)
+    if wrong is not None:
+        return f"its trick holds {wrong!r} (a {type(wrong).__name__}), not the card's name as a string ('{wrong}')"
+    if not isinstance(observation.phase, str):
+        return f"its phase is a {type(observation.phase).__name__}, not a string"
+    return ""
 
 
 @runtime_checkable

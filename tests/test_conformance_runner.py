@@ -216,3 +216,36 @@ def test_an_engine_that_fails_is_an_error_reported_not_fatal():
     assert errors[0].reason == "RuntimeError: legal_plays(): index out of range"
     assert errors[0].details["reproduction"]["rounds"] == 1 and report.exit_code() == 1
     assert report.summary()["counts"]["failed"] == 0   # a failure of the engine is no deviation from a rule
+
+
+class _ListsNotTuples(ReferenceEngine):
+    """Shows each sequence as a list: equal item by item to the reference's, and never == to it."""
+
+    def observe(self):
+        from hearts_ref.engine import Observation
+
+        o = super().observe()
+        return Observation(o.phase, o.to_move, list(o.trick), o.hearts_broken, list(o.points_taken),
+                           o.round_scores, list(o.totals), o.game_over, list(o.winners))
+
+
+class _LegalAsAList(ReferenceEngine):
+    def legal_plays(self):
+        return [str(card) for card in super().legal_plays()]
+
+
+@pytest.mark.parametrize("engine, says, every", [
+    (_ListsNotTuples, "observe() returned an Observation: its trick is a list, not a tuple", "observe() returned"),
+    (_LegalAsAList, "legal_plays() returned ['2C'], not a CardSet", ", not a CardSet"),
+])
+def test_a_value_of_the_wrong_type_is_the_engines_error_alike_in_vectors_and_games(engine, says, every):
+    """Not a rule's finding that reads 'expected [], engine []' (TRICK-ORDER), and not passed by the vectors."""
+    from hearts_ref.conformance.runner import run_conformance
+
+    report = run_conformance(engine, Rules(), games=2, negative_games=0, shrink_budget=0)
+    games = [c for c in report.cases if c.kind == "differential"]
+    vectors = [c for c in report.cases if c.kind == "vector" and c.status != "skipped"]
+    assert games and all(c.status == "error" and says in c.reason for c in games), [c.reason for c in games]
+    errors = [c for c in vectors if c.status == "error"]
+    assert len(errors) > 90 and all(every in c.reason for c in errors)   # (a refused deal shows nothing)
+    assert report.summary()["counts"]["failed"] == 0   # no rule named for it

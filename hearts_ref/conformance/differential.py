@@ -333,7 +333,7 @@ class _Table(Verdicts):
         stops). The play loop comes here only when it is not the reference's, hearts broken as the engine shows."""
         mask = getattr(legal, "mask", None)
         if not isinstance(mask, int):
-            return self.failed(_where(state, None, self.number), (), f"legal_plays() returned {legal!r}")
+            return self.failed(_where(state, None, self.number), (), f"legal_plays() returned {legal!r}, not a CardSet")
         broken = self.seen.hearts_broken
         if self.hands_known and (mask != state.legal or broken != state.context.hearts_broken):
             found = tuple(f.rule_ids[0] for f in self.findings if f.kind == "legal-set" and f.rule_ids)

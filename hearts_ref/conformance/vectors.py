@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.cardset import CardSet
-from hearts_ref.engine import Capabilities, Engine, EngineRejection, Observation, observe_game
+from hearts_ref.engine import Capabilities, Engine, EngineRejection, Observation, observation_problem, observe_game
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failure_text, restart_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
@@ -167,6 +167,10 @@ def _observe(engine: Engine, where: _Where) -> Observation:
     if not isinstance(observation, Observation):
         message = f"observe() returned {type(observation).__name__}"
         raise _Stop(Failure(*where, "engine-error", "an Observation", message, (), message))
+    problem = observation_problem(observation)   # as the differential games judge it: never equal, whatever the game
+    if problem:
+        message = f"observe() returned an Observation: {problem} (every field is compared with ==)"
+        raise _Stop(Failure(*where, "engine-error", "an Observation of the interface's types", message, (), message))
     return observation
 
 
@@ -302,7 +306,9 @@ def _compare_step(engine: Engine, facts: StepFacts, step: Step, where: _Where, s
     _judged(where, differences, facts, obs)
     if expect.legal is not None:
         legal = _call(engine.legal_plays, where=where)
-        legal = legal if isinstance(legal, CardSet) else _call(CardSet, legal, where=where)
+        if not isinstance(legal, CardSet):   # as the differential games judge it
+            message = f"legal_plays() returned {legal!r}, not a CardSet"
+            raise _Stop(Failure(*where, "engine-error", "a CardSet", message, (), message))
         if legal != expect.legal:
             state = facts.after
             rules = legal_rules(state, legal.mask, obs.hearts_broken) if state is not None and state.to_play >= 0 \

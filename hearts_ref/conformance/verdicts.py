@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from hearts_ref.engine import Observation
+from hearts_ref.engine import Observation, observation_problem
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.conformance.diagnose import StepFacts
 from hearts_ref.conformance.findings import Deviation, GameRun
@@ -52,6 +52,10 @@ class Verdicts:
         if self.synced and actual == reference:
             self.seen = actual
             return None
+        problem = observation_problem(actual)   # a type that can never equal the reference's: not a rule's fault
+        if problem:
+            return self.failed(where, (), f"observe() returned an Observation: {problem} "
+                                          "(every field is compared with ==)")
         if facts.action != "play" and reference.phase == "play" == actual.phase and actual.to_move != reference.to_move:
             facts = facts._replace(engine_legal=self.evidence())   # who the engine has open, and with what
         finding = judge_observation(facts, reference, actual, self.step, where)
