@@ -190,18 +190,21 @@ class Rules:
                              f"choose even_out='remove' to play seed 002's way (cards removed, "
                              f"{(52 - len(REMOVED_CARDS[self.players])) // self.players} each)", field="decks")
         if self.hearts_restriction == "discard" and self.hearts_broken_by == "discard":
-            raise RulesError("hearts_restriction: 'discard' with hearts_broken_by='discard' means hearts "
-                             "can never break; choose hearts_broken_by 'lead' or 'any-heart'",
-                             field="hearts_restriction")
+            raise RulesError("hearts_restriction: 'discard' with hearts_broken_by='discard' is refused (FOLLOW-VOID): "
+                             "no heart may be discarded before hearts are broken and only a discarded heart breaks "
+                             "them, so that they could break only through the Q♠ (BREAK-QUEEN); choose "
+                             "hearts_broken_by 'lead' or 'any-heart'", field="hearts_restriction")
 
     @classmethod
     def preset(cls, name: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
         """Return the rules of preset ``name`` with ``overrides`` applied (names from :data:`PARAMETERS`)."""
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}", field="preset")
+            raise RulesError(f"unknown preset {name!r}; {suggest(name, list(PRESETS))}choose one of "
+                             f"{', '.join(PRESETS)}", field="preset")
         for key in overrides:
             if key not in _BY_NAME:
-                raise RulesError(f"unknown variant parameter {key!r}; known: {', '.join(_BY_NAME)}", field=key)
+                raise RulesError(f"unknown variant parameter {key!r}; {suggest(key, list(_BY_NAME))}"
+                                 f"known: {', '.join(_BY_NAME)}", field=key)
         values = PRESETS[name] | overrides
         # DECK-CARDS: seed 003's uneven hands for five or six players come with two decks, unless decks is given.
         if "decks" not in values and values.get("even_out") == "uneven" and values.get("players", 4) in (5, 6):
@@ -321,7 +324,8 @@ def parse_setting(text: str) -> tuple[str, Any]:
         raise RulesError(f"setting {text!r} is not of the form name=value")
     parameter = _BY_NAME.get(name)
     if parameter is None:
-        raise RulesError(f"unknown variant parameter {name!r}; known: {', '.join(_BY_NAME)}", field=name)
+        raise RulesError(f"unknown variant parameter {name!r}; {suggest(name, list(_BY_NAME))}"
+                         f"known: {', '.join(_BY_NAME)}", field=name)
     raw = raw.strip()
     quoted = len(raw) >= 2 and raw[0] == raw[-1] == '"'
     if quoted:
@@ -340,3 +344,19 @@ def parse_setting(text: str) -> tuple[str, Any]:
         except ValueError:
             raise RulesError(f"{name}: {raw!r} is not a whole number", field=name) from None
     return name, raw
+
+
+def suggest(word: str, choices: list[str]) -> str:
+    """``did you mean …? `` with the closest of ``choices`` (those as close as the closest, in their order), or
+    nothing.
+
+    >>> suggest("mooon", ["moon", "decks"]), suggest("seed00", ["seed000", "seed001", "seed002", "seed003", "x"])
+    ('did you mean moon? ', 'did you mean seed000 or seed001 or seed002? ')
+    """
+    import difflib
+
+    ratios = [difflib.SequenceMatcher(None, word, choice).ratio() for choice in choices]
+    best = max(ratios, default=0.0)
+    close = [choice for ratio, choice in zip(ratios, choices) if ratio >= 0.6 and ratio >= best - 0.1]
+    close.sort(key=lambda choice: -ratios[choices.index(choice)])   # the closest first; ties in the given order
+    return f"did you mean {' or '.join(close[:3])}? " if close else ""

@@ -112,3 +112,25 @@ def test_a_side_reads_back_from_its_label_and_settings_alone_change_side_a():
     assert parse_side('seed000 end_comparison=">"').label == 'seed000 end_comparison=">"'
     with pytest.raises(RulesError, match="the preset comes first"):
         parse_side("jd_bonus=true seed000")
+
+
+@pytest.mark.parametrize("text, says", [
+    ("seed00", "did you mean seed000 or seed001 or seed002? "),             # the closest, in the presets' order
+    ("seed001 seed002", "'seed002' is a second preset: a ruleset is one preset, then settings name=value"),
+    ("seed000 seed000=moon", "'seed000' is a preset, not a variant parameter"),
+    ("seed000 mooon=add", "unknown variant parameter 'mooon'; did you mean moon? (parameters: players,"),
+    ("seed000 zzz=1", "unknown variant parameter 'zzz' (parameters: players,"),     # no stray "; ("
+])
+def test_a_mistyped_ruleset_is_told_the_closest_name(text, says):
+    with pytest.raises(RulesError) as raised:
+        parse_side(text)
+    assert says in str(raised.value), str(raised.value)
+
+
+def test_a_mistyped_setting_or_preset_of_any_command_is_told_the_closest_name():
+    from hearts_ref.variants import parse_setting
+
+    with pytest.raises(RulesError, match="unknown variant parameter 'mooon'; did you mean moon\\? known: players"):
+        parse_setting("mooon=add")
+    with pytest.raises(RulesError, match="unknown preset 'seed0004'; did you mean seed000 or seed004\\? choose"):
+        Rules.preset("seed0004")

@@ -18,14 +18,13 @@ hearts_ref.errors.RulesError: 'seed04' is not a preset or a setting; did you mea
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from hearts_ref.errors import RulesError
-from hearts_ref.variants import DEFAULT_PRESET, PARAMETERS, PRESETS, Rules, parse_setting
+from hearts_ref.variants import DEFAULT_PRESET, PARAMETERS, PRESETS, Rules, parse_setting, suggest
 
 __all__ = ["Side", "parse_side", "differing", "value_text", "settings_text", "single_changes", "Change",
            "change_from", "SAMPLE_VALUES", "other_values"]
@@ -57,17 +56,14 @@ def settings_text(settings: tuple[tuple[str, Any], ...] | list[tuple[str, Any]])
     return " ".join(f"{name}={value_text(value)}" for name, value in settings)
 
 
-def _suggest(word: str, choices: list[str]) -> str:
-    """``did you mean …? `` with the closest of ``choices`` (those as close as the closest), or nothing."""
-    ratios = sorted(((difflib.SequenceMatcher(None, word, choice).ratio(), choice) for choice in choices), reverse=True)
-    close = [choice for ratio, choice in ratios if ratio >= 0.6 and ratio >= ratios[0][0] - 0.1][:3]
-    return f"did you mean {' or '.join(close)}? " if close else ""
-
-
 def _setting(word: str, where: str) -> tuple[str, Any]:
     name = word.partition("=")[0].strip()
+    if name in PRESETS:
+        raise RulesError(f"{where}{name!r} is a preset, not a variant parameter: write it first, alone "
+                         f"(parameters: {', '.join(_NAMES)})", field=name)
     if name not in _NAMES:
-        raise RulesError(f"{where}unknown variant parameter {name!r}; {_suggest(name, _NAMES)}"
+        hint = suggest(name, _NAMES)
+        raise RulesError(f"{where}unknown variant parameter {name!r}{'; ' + hint.rstrip() if hint else ''} "
                          f"(parameters: {', '.join(_NAMES)})", field=name)
     try:
         return parse_setting(word)
@@ -85,20 +81,24 @@ def parse_side(text: str, *, base: Side | None = None, name: str = "") -> Side:
     words = [w for w in text.replace(",", " ").split() if w != "+"]
     if not words:
         raise RulesError(f"{where}empty ruleset; give a preset ({', '.join(PRESETS)}) and settings name=value")
-    if "=" in words[0]:
+    named = "=" not in words[0]   # the side names its preset
+    if not named:
         preset, start = (base.preset, list(base.settings)) if base else (DEFAULT_PRESET, [])
     else:
         preset, start = words.pop(0), []
         if preset not in PRESETS:
-            raise RulesError(f"{where}{preset!r} is not a preset or a setting; {_suggest(preset, list(PRESETS))}"
+            raise RulesError(f"{where}{preset!r} is not a preset or a setting; {suggest(preset, list(PRESETS))}"
                              f"(presets: {', '.join(PRESETS)})", field="preset")
     given: dict[str, Any] = {}
     for word in words:
         if word in _NAMES:
             allowed = next(p for p in PARAMETERS if p.name == word).describe_allowed()
             raise RulesError(f"{where}{word!r} needs a value: {word}=VALUE, the value {allowed}", field=word)
+        if "=" not in word and word in PRESETS:
+            why = "a second preset: a ruleset is one preset" if named else "a preset, and the preset comes first"
+            raise RulesError(f"{where}{word!r} is {why}, then settings name=value", field=word)
         if "=" not in word:
-            hint = _suggest(word, list(PRESETS) + _NAMES)
+            hint = suggest(word, list(PRESETS) + _NAMES)
             raise RulesError(f"{where}{word!r} is not a setting name=value (the preset comes first); {hint}".rstrip("; "),
                              field=word)
         key, value = _setting(word, where)
