@@ -42,7 +42,7 @@ from hearts_ref.game import Game, is_game_over
 from hearts_ref.scoring import score_terms
 from hearts_ref.symbolic import SYMBOLIC, SymbolicNumber, all_of, as_z3, explore, implies, int_sum
 from hearts_ref.variants import Rules
-from properties.catalogue import expected_outcome, lowest_round_sum
+from properties.catalogue import expected_outcome, expected_unsound, lowest_round_sum
 from properties.contexts import taken_piles
 from properties.results import ProofResult
 from properties.solving import PROVED, REFUTED, UNCONFIRMED, Claim, worst
@@ -110,7 +110,9 @@ def prove_game_ends(rules: Rules, session: Any, label: str) -> ProofResult:
         status = worst(a.status for a in answers)
         detail = "" if status == PROVED else "; ".join(f"{c.label}: {a.status} {a.reason}"
                                                       for c, a in zip(claims, answers) if a.status != PROVED)
-        argument.insert(0, f"every game ends within N = {bound} rounds, whatever is played")
+        sooner = "; a round that deadlocks stops it sooner (END-THRESHOLD)" if expected_unsound(rules) else ""
+        argument.insert(0, f"every game ends within N = {bound} round{'s' if bound != 1 else ''}, whatever is played"
+                           + sooner)
         return ProofResult("GAME-ENDS", label, "game", status, expected, time.perf_counter() - start, len(claims),
                            detail=detail, changes=rules.changes(), argument=tuple(argument))
     witness = never_ending(rules)

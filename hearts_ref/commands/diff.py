@@ -78,7 +78,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=lambda text: positive_seconds(text, 3600), default=30.0, metavar="S",
                         help="seconds per z3 query (default 30)")
     parser.epilog = ("exit codes: 0 equivalent in play (proved), 1 different or not settled, 2 bad input "
-                     "(an unknown preset or parameter names the closest ones)")
+                     "(an unknown preset or parameter names the closest ones); --matrix, an overview, exits 0 once "
+                     "drawn")
 
 
 def _records_folder(text: str) -> Path:

@@ -44,8 +44,14 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
 
 
 def change_label(base_label: str, rules: Rules, parameters: tuple[str, ...]) -> str:
-    """The label of ``base_label`` with ``parameters`` set as in ``rules``: ``seed000 qs_breaks_hearts=true``."""
-    return " ".join([base_label] + [f"{name}={value_text(getattr(rules, name))}" for name in parameters])
+    """The label of ``base_label`` with ``parameters`` set as in ``rules``: ``seed000 qs_breaks_hearts=true`` (a
+    setting of the label for one of them replaced, not kept beside it).
+
+    >>> change_label("seed000 players=5 jd_bonus=true", Rules(), ("players",))
+    'seed000 jd_bonus=true players=4'
+    """
+    kept = [word for word in base_label.split() if word.partition("=")[0] not in parameters]
+    return " ".join(kept + [f"{name}={value_text(getattr(rules, name))}" for name in parameters])
 
 
 def breakdown(comparer: Comparer, a: Rules, b: Rules, label_a: str, *, records: bool = False,
