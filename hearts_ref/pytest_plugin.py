@@ -98,9 +98,9 @@ def _load(spec: str) -> Any:
 
 
 def _rules(config: pytest.Config) -> Any:
-    from hearts_ref.variants import Rules, parse_setting
+    from hearts_ref.variants import Rules, parse_settings
 
-    overrides = dict(parse_setting(text) for text in config.getoption("--hearts-set"))
+    overrides = parse_settings(config.getoption("--hearts-set"))
     return Rules.preset(config.getoption("--hearts-preset"), **overrides)
 
 

@@ -25,7 +25,7 @@ from hearts_ref.cardset import ALL_CARDS, ONE_DECK
 from hearts_ref.errors import RulesError
 
 __all__ = ["Parameter", "PARAMETERS", "PRESETS", "EXPECTED_UNSOUND", "Rules", "DEFAULT_PRESET",
-           "REMOVED_CARDS", "PASS_DIRECTIONS", "parse_setting"]
+           "REMOVED_CARDS", "PASS_DIRECTIONS", "parse_setting", "parse_settings", "suggest"]
 
 
 @dataclass(frozen=True)
@@ -360,3 +360,22 @@ def suggest(word: str, choices: list[str]) -> str:
     close = [choice for ratio, choice in zip(ratios, choices) if ratio >= 0.6 and ratio >= best - 0.1]
     close.sort(key=lambda choice: -ratios[choices.index(choice)])   # the closest first; ties in the given order
     return f"did you mean {' or '.join(close[:3])}? " if close else ""
+
+
+def parse_settings(texts: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """Every ``name=value`` of ``texts`` (:func:`parse_setting`); a name set twice is refused, as ``diff`` refuses it.
+
+    >>> parse_settings(["moon=add", "jd_bonus=true"])
+    {'moon': 'add', 'jd_bonus': True}
+    >>> parse_settings(["moon=add", "moon=subtract"])
+    Traceback (most recent call last):
+    hearts_ref.errors.RulesError: moon is set twice (moon=add, moon=subtract)
+    """
+    settings: dict[str, Any] = {}
+    given: dict[str, str] = {}
+    for text in texts:
+        name, value = parse_setting(text)
+        if name in settings:
+            raise RulesError(f"{name} is set twice ({given[name]}, {text.strip()})", field=name)
+        settings[name], given[name] = value, text.strip()
+    return settings

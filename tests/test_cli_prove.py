@@ -205,3 +205,9 @@ def test_invalid_prove_set_with_all_exits_2():
     result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--all", "--set", "jd_bonus=true"],
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and "--set changes one preset" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["prove"], ["play"], ["conform", "--engine", "reference"]])
+def test_a_parameter_set_twice_is_refused_not_silently_the_last(command, capsys):
+    assert main(command + ["--set", "moon=add", "--set", "moon=subtract"]) == 2
+    assert capsys.readouterr().err.strip().endswith("moon is set twice (moon=add, moon=subtract)")

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
+from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings
 
 __all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count"]
 
@@ -26,7 +26,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
-    overrides = dict(parse_setting(text) for text in args.settings)
+    overrides = parse_settings(args.settings)
     return Rules.preset(args.preset or DEFAULT_PRESET, **overrides)
 
 

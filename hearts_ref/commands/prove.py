@@ -94,7 +94,7 @@ import time
 
 from hearts_ref.commands import positive_seconds, process_count, rules_label
 from hearts_ref.console import ProgressDisplay, show
-from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_setting
+from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings
 
 __all__ = ["configure", "run"]
 
@@ -140,7 +140,7 @@ def _prove(args: argparse.Namespace, progress: ProgressDisplay) -> int:
             return 2
         from properties.prove import run_rules
 
-        overrides = dict(parse_setting(text) for text in args.settings)
+        overrides = parse_settings(args.settings)
         preset = args.preset[0] if args.preset else DEFAULT_PRESET
         rules = Rules.preset(preset, **overrides)
         results = run_rules(rules, label=rules_label(preset, overrides), deep=args.deep, timeout=args.timeout,

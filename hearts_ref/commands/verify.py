@@ -27,7 +27,7 @@ from rich.text import Text
 
 from hearts_ref.commands import add_rules_arguments, positive_seconds, process_count, rules_from_args, rules_label
 from hearts_ref.console import ProgressDisplay, Table, indented, show
-from hearts_ref.variants import DEFAULT_PRESET, EXPECTED_UNSOUND, Rules, parse_setting
+from hearts_ref.variants import DEFAULT_PRESET, EXPECTED_UNSOUND, Rules, parse_settings
 
 __all__ = ["configure", "run", "STEPS"]
 
@@ -59,7 +59,7 @@ def _label(args: argparse.Namespace) -> str:
     """The rules of the run, as the reports name them."""
     if not _chosen(args):
         return f"every preset for the proofs, {DEFAULT_PRESET} for the stdio games"
-    return rules_label(args.preset or DEFAULT_PRESET, dict(parse_setting(text) for text in args.settings))
+    return rules_label(args.preset or DEFAULT_PRESET, parse_settings(args.settings))
 
 
 def _proofs(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
