@@ -62,7 +62,7 @@ class Replay:
         return Replay(self.hands, self.plays, self.seat, finding)
 
     def text(self) -> str:
-        lines = ["  reached on the engine from this deal (no pass):"]
+        lines = ["  reached on the engine from this deal, in a round with no pass (direction none):"]
         lines += [f"    seat {seat}: {CardSet.from_mask(hand).glyphs()}" for seat, hand in enumerate(self.hands)]
         played = " ".join(CARDS[i].glyph for i in self.plays) or "(none)"
         lines.append(f"    plays: {played}; then seat {self.seat} is to move and "
