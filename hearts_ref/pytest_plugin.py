@@ -80,34 +80,20 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"hearts-ref: --hearts-games must be 0 or more, not {config.getoption('--hearts-games')}")
     if config.getoption("--hearts-shrink-time") < 0:
         raise pytest.UsageError("hearts-ref: --hearts-shrink-time must be 0 or more seconds")
+    from hearts_ref.conformance.runner import load_engine
+    from hearts_ref.conformance.suite_steps import close_engine
+    from hearts_ref.variants import Rules, parse_settings
+
     try:
-        _rules(config)
-        engine = _load(spec)
+        overrides = parse_settings(config.getoption("--hearts-set"))
+        config.stash[_RULES] = Rules.preset(config.getoption("--hearts-preset"), **overrides)
+        engine = load_engine(spec)
     except HeartsError as error:
         raise pytest.UsageError(f"hearts-ref: {error}") from None
     if getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput"):
-        _close(engine)   # the controller of pytest-xdist judges nothing: each worker starts its own engine
+        close_engine(engine)   # the controller of pytest-xdist judges nothing: each worker starts its own engine
     else:
         config.stash[_ENGINE] = engine
-
-
-def _load(spec: str) -> Any:
-    from hearts_ref.conformance.runner import load_engine
-
-    return load_engine(spec)
-
-
-def _rules(config: pytest.Config) -> Any:
-    from hearts_ref.variants import Rules, parse_settings
-
-    overrides = parse_settings(config.getoption("--hearts-set"))
-    return Rules.preset(config.getoption("--hearts-preset"), **overrides)
-
-
-def _close(engine: Any) -> None:
-    close = getattr(engine, "close", None)
-    if callable(close):
-        close()
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -137,14 +123,13 @@ def _targeted_every(config: pytest.Config) -> int:
     """Every how many games one is targeted under the rules of the options (checked by pytest_configure)."""
     from hearts_ref.conformance.targeted import targeted_every
 
-    return targeted_every(_rules(config))
+    return targeted_every(config.stash[_RULES])
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Count the games judged (in the process that reports: pytest-xdist's controller, or the only one)."""
-    kind = report.nodeid.removeprefix("hearts-ref::").split("/", 1)[0]
-    if _counts is None or not report.nodeid.startswith("hearts-ref::") or kind not in ("differential", "negative") \
-            or report.when != "call":
+    if _counts is None or report.when != "call" or not report.nodeid.startswith(("hearts-ref::differential/",
+                                                                                 "hearts-ref::negative/")):
         return
     _counts["games"] += 1
     if not report.skipped:
@@ -173,10 +158,15 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    _close(config.stash.get(_ENGINE, None))
+    engine = config.stash.get(_ENGINE, None)
+    if engine is not None:
+        from hearts_ref.conformance.suite_steps import close_engine
+
+        close_engine(engine)
 
 
-_ENGINE = pytest.StashKey[Any]()         # this process's engine (or the error that kept it from starting)
+_ENGINE = pytest.StashKey[Any]()         # this process's engine
+_RULES = pytest.StashKey[Any]()          # the rules of the options
 _SHRUNK = pytest.StashKey[dict]()        # finding signature -> the item whose failure shows it shrunk
 _counts: dict[str, Any] | None = None    # this session's games reported: how many, how many judged, why one was skipped
 
@@ -203,7 +193,7 @@ class ConformanceItem(pytest.Item):
         config = self.config   # (the options were checked and the engine started by pytest_configure)
         spec, seed, shrink = (config.getoption(name) for name in (_ENGINE_OPTION, "--hearts-seed",
                                                                   "--hearts-shrink-time"))
-        case = _judge(self, config.stash[_ENGINE], spec, _rules(config), seed, shrink)
+        case = _judge(self, config.stash[_ENGINE], spec, config.stash[_RULES], seed, shrink)
         if case.status in ("skipped", "abandoned"):
             pytest.skip(case.reason)
         if case.status == "expected-fail":

@@ -355,11 +355,10 @@ def suggest(word: str, choices: list[str]) -> str:
     """
     import difflib
 
-    ratios = [difflib.SequenceMatcher(None, word, choice).ratio() for choice in choices]
-    best = max(ratios, default=0.0)
-    close = [choice for ratio, choice in zip(ratios, choices) if ratio >= 0.6 and ratio >= best - 0.1]
-    close.sort(key=lambda choice: -ratios[choices.index(choice)])   # the closest first; ties in the given order
-    return f"did you mean {' or '.join(close[:3])}? " if close else ""
+    scored = sorted(((difflib.SequenceMatcher(None, word, choice).ratio(), choice) for choice in choices),
+                    key=lambda pair: -pair[0])   # the closest first; ties in the given order (a stable sort)
+    close = [choice for ratio, choice in scored if ratio >= 0.6 and ratio >= scored[0][0] - 0.1][:3]
+    return f"did you mean {' or '.join(close)}? " if close else ""
 
 
 def parse_settings(texts: list[str] | tuple[str, ...]) -> dict[str, Any]:
