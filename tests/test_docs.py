@@ -442,3 +442,15 @@ def test_the_proofs_page_explains_the_shape_inv_and_the_replay_of_an_inductive_c
     block = block[:block.index("<h2")]    # to the next invariant's section (the drawn table holds divs of its own)
     assert 'href="#reading-a-counterexample"' in block and "seat 1 follows ♣ (seat 0 led)" in block
 
+
+
+def test_a_run_that_no_longer_prints_what_its_page_says_stops_the_build(monkeypatch):
+    """The house-rules page calls one run SOUND: if the run printed UNSOUND, the page would be wrong."""
+    from sitegen import runs
+
+    monkeypatch.setitem(runs.RUNS, "claimed", runs.Run(("prove",), says="SOUND: every invariant proved."))
+    kept = runs.Output("hearts-ref prove", "…\nSOUND: every invariant proved.\n", 0)
+    assert runs._checked("claimed", kept) is kept
+    with pytest.raises(RuntimeError, match="no longer prints 'SOUND: every invariant proved.'"):
+        runs._checked("claimed", runs.Output("hearts-ref prove", "UNSOUND: refuted GAME-ENDS\n", 1))
+    assert all(runs.RUNS[name].says for name in ("house-rule-sound", "house-rule-unsound", "house-rule-endless"))
