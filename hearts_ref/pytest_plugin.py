@@ -17,9 +17,9 @@ pytest-xdist (``pytest -n auto``) spreads them over its workers:
 
 Each worker process starts the engine once, before collecting, and judges all its items with it.
 Options that name no engine or no rules (an engine that cannot be imported or started, an
-unknown preset or setting, an empty ``--hearts-engine``) are one usage error, pytest's exit code 4;
-a run in which the engine was judged in no game (it declined every one: rules it does not play)
-fails, as ``hearts-ref conform`` does.
+unknown preset or setting, an empty ``--hearts-engine``, the other options given without it)
+are one usage error, pytest's exit code 4; a run in which the engine was judged in no game (it
+declined every one: rules it does not play) fails, as ``hearts-ref conform`` does.
 
 ``module:attr`` names an engine class, a function returning an engine, or an engine
 (:class:`hearts_ref.engine.Engine`); ``python:module:attr`` and ``openspiel`` work too.
@@ -41,21 +41,24 @@ import pytest
 from hearts_ref.variants import DEFAULT_PRESET
 
 _ENGINE_OPTION = "--hearts-engine"
+# the other options and their defaults: given without the engine, they are a usage error
+_DEFAULTS: dict[str, Any] = {"--hearts-preset": DEFAULT_PRESET, "--hearts-set": [], "--hearts-games": 20,
+                             "--hearts-seed": 0, "--hearts-shrink-time": 10.0}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hearts-ref")
     group.addoption(_ENGINE_OPTION, default=None, metavar="MODULE:ATTR",
                     help="judge this Python Hearts engine against hearts-ref")
-    group.addoption("--hearts-preset", default=DEFAULT_PRESET, metavar="NAME",
+    group.addoption("--hearts-preset", default=_DEFAULTS["--hearts-preset"], metavar="NAME",
                     help=f"rules preset (default {DEFAULT_PRESET})")
     group.addoption("--hearts-set", action="append", default=[], metavar="NAME=VALUE",
                     help="change one variant parameter; repeatable")
-    group.addoption("--hearts-games", type=int, default=20, metavar="N",
+    group.addoption("--hearts-games", type=int, default=_DEFAULTS["--hearts-games"], metavar="N",
                     help=f"differential games: N per policy on average, N x {len(_policies())} in all (default 20), "
                          "and N/2 games (at least 1) that also offer illegal moves")
-    group.addoption("--hearts-seed", type=int, default=0, metavar="S", help="campaign seed (default 0)")
-    group.addoption("--hearts-shrink-time", type=float, default=10.0, metavar="S",
+    group.addoption("--hearts-seed", type=int, default=_DEFAULTS["--hearts-seed"], metavar="S", help="campaign seed (default 0)")
+    group.addoption("--hearts-shrink-time", type=float, default=_DEFAULTS["--hearts-shrink-time"], metavar="S",
                     help="seconds to shrink each finding (default 10)")
 
 
@@ -70,6 +73,10 @@ def pytest_configure(config: pytest.Config) -> None:
     (pytest's exit code 4), not a failure of every item."""
     spec = config.getoption(_ENGINE_OPTION)
     if spec is None:
+        given = [option for option, default in _DEFAULTS.items() if config.getoption(option) != default]
+        if given:   # an engine option left out (a CI variable unset): the suite would silently not run
+            raise pytest.UsageError(f"hearts-ref: {', '.join(given)} given without {_ENGINE_OPTION}: "
+                                    "name the engine to judge")
         return
     from hearts_ref.engines.load import SPEC_HELP
     from hearts_ref.errors import HeartsError

@@ -17,7 +17,7 @@ from hearts_ref.conformance.report import Report, load_report, merge_reports
 from hearts_ref.conformance.runner import run_conformance, run_differential
 from hearts_ref.engine import ReferenceEngine
 from hearts_ref.engines.load import load_engine
-from hearts_ref.errors import RecordError
+from hearts_ref.errors import HeartsError, RecordError
 from hearts_ref.variants import Rules
 from tests.engines.buggy import QueenBreaksHearts
 from hearts_ref.conformance.shrink import Budget
@@ -197,9 +197,15 @@ def test_pytest_xdist_spreads_the_cases_over_its_workers(tmp_path):
     assert len(ran) == _suite_size() and set(ran) == {"[gw0]", "[gw1]"}, set(ran)
 
 
-def test_pytest_plugin_adds_nothing_without_the_option(tmp_path):
-    result = _pytest(tmp_path)
+def test_pytest_plugin_adds_nothing_without_the_option_and_refuses_its_options_without_it(tmp_path):
+    bare = [arg for arg in PLUGIN if not arg.startswith("--hearts-") and arg not in ("2", "0")]
+    run = [sys.executable, *bare, str(tmp_path)]
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert result.returncode == 5 and "no tests ran" in result.stdout   # 5: nothing collected
+    result = _pytest(tmp_path)   # --hearts-games and --hearts-shrink-time, and no engine (a CI variable unset)
+    assert result.returncode == 4 and "ERROR: hearts-ref: --hearts-games, --hearts-shrink-time given without " \
+                                      "--hearts-engine: name the engine to judge" in result.stderr, result.stderr
 
 
 def test_conform_json_prints_the_report_itself(capsys):
@@ -439,3 +445,23 @@ def test_a_failed_vector_names_the_command_that_runs_it_alone(capsys):
     out = capsys.readouterr().out
     replays = [line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: hearts-ref vectors run" in line]
     assert replays and all(f"--engine {BUGGY} --case " in command for command in replays)
+
+
+def test_openspiel_named_without_open_spiel_installed_is_one_error_saying_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)   # as on a machine without open-spiel: its import fails
+    assert main(["conform", "--engine", "openspiel", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "OpenSpiel is not installed" in err and "pip install 'hearts-ref[openspiel]'" in err
+
+
+@pytest.mark.parametrize("written", ["my_engines.py", "my_engines/__init__.py"])
+def test_a_module_of_the_current_folder_named_without_its_attr_gets_the_hint(written, tmp_path, monkeypatch):
+    (tmp_path / written).parent.mkdir(exist_ok=True)
+    (tmp_path / written).write_text("from hearts_ref.engine import ReferenceEngine as MyEngine\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))   # (the python: spec adds the current folder to it)
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    with pytest.raises(HeartsError, match=r"a Python engine is named MODULE:ATTR, for example my_engines:MyEngine"):
+        load_engine("my_engines")
+    assert load_engine("my_engines:MyEngine").name == "hearts-ref"   # and so named, it is found there

@@ -81,6 +81,19 @@ def test_a_run_in_which_the_engine_declined_every_game_fails(tmp_path):
     assert judged.returncode == 0 and "no game was judged" not in judged.stdout
 
 
+def test_the_documented_p_flag_works_installed_or_not_and_no_turns_the_plugin_off(tmp_path):
+    """`-p hearts_ref.pytest_plugin` loads the plugin from a bare checkout, and changes nothing once the entry point
+    loads it (under another name it crashed: "Plugin already registered"); `-p no:` with that name turns it off."""
+    from tests.test_conform_command import _installed_plugin, _suite_size
+
+    size = _suite_size(1) + 1
+    flagged = _pytest(tmp_path, "-p", "hearts_ref.pytest_plugin", "--hearts-engine", "reference")
+    assert flagged.returncode == 0 and f"{size} passed" in flagged.stdout, flagged.stdout[-500:] + flagged.stderr
+    if _installed_plugin():
+        off = _pytest(tmp_path, "-p", "no:hearts_ref.pytest_plugin", "--hearts-engine", "reference")
+        assert off.returncode == 4 and "unrecognized arguments: --hearts-" in off.stderr, off.stderr
+
+
 def test_the_items_are_counted_as_collected_and_named_for_junit(tmp_path):
     from tests.test_conform_command import _suite_size
 

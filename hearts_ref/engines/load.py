@@ -77,16 +77,18 @@ def load_engine(spec: str, **options: Any) -> Engine:
     try:
         return StdioEngine(argv, **options)
     except HeartsError as error:
-        if len(argv) == 1 and not os.path.exists(spec) and _a_module(spec):   # a module without its :attr
+        if len(argv) == 1 and not os.path.isfile(spec) and _a_module(spec):   # a module without its :attr
             raise type(error)(f"{error} (a Python engine is named MODULE:ATTR, for example {spec}:MyEngine)") \
                 from None
         raise
 
 
 def _a_module(name: str) -> bool:
-    """Whether ``name`` reads as a Python module rather than a program: dotted (``my_package.engine``), or one
-    that can be imported from here."""
-    if _DOTTED.match(name):
+    """Whether ``name`` reads as a Python module rather than a program: dotted (``my_package.engine``), a module or
+    package of the current folder (``my_engines.py``, where ``python:`` specs look too), or one that can be imported
+    from here."""
+    if _DOTTED.match(name) or (name.isidentifier() and (os.path.isfile(name + ".py")
+                                                         or os.path.isfile(os.path.join(name, "__init__.py")))):
         return True
     try:
         return name.isidentifier() and importlib.util.find_spec(name) is not None
@@ -154,7 +156,11 @@ def _openspiel_engine() -> Engine:
     adapter = getattr(module, "OpenSpielEngine", None)
     if adapter is None:
         raise EngineSpecError("engine spec 'openspiel': hearts_ref.engines.openspiel defines no OpenSpielEngine")
-    return _checked(adapter(), "openspiel")
+    try:
+        engine = adapter()
+    except ModuleNotFoundError as error:   # open-spiel itself missing: the adapter says what to install
+        raise EngineSpecError(f"engine spec 'openspiel': {error}") from None
+    return _checked(engine, "openspiel")
 
 
 def _checked(engine: Any, spec: str) -> Engine:

@@ -49,8 +49,12 @@ from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
 from hearts_ref.variants import Rules
 
-__all__ = ["OpenSpielEngine", "Trace", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
+__all__ = ["OpenSpielEngine", "Trace", "MISSING", "openspiel_parameters", "check_card_mapping", "UNSUPPORTED",
            "OPENSPIEL_PARAMETERS", "ACTION_OF_CARD", "CARD_OF_ACTION", "DIRECTION_ACTIONS"]
+
+# Why OpenSpielEngine() cannot be made without open-spiel installed (a ModuleNotFoundError).
+MISSING = "OpenSpiel is not installed (no module named 'pyspiel'); install it with: pip install 'hearts-ref[openspiel]'"
+
 
 class OpenSpielEngine:
     """OpenSpiel's ``hearts`` as an :class:`~hearts_ref.engine.Engine`.
@@ -83,9 +87,9 @@ class OpenSpielEngine:
         self._point_rules = Rules()
         try:
             import pyspiel
-            self.version = getattr(pyspiel, "__version__", "pyspiel")
-        except ImportError:
-            pass
+        except ImportError:   # one clear error at the start, not a failure in every game
+            raise ModuleNotFoundError(MISSING, name="pyspiel") from None
+        self.version = getattr(pyspiel, "__version__", "pyspiel")
 
     def capabilities(self) -> Capabilities:
         return Capabilities(multi_round=False, passing=True, unsupported=dict(UNSUPPORTED))
