@@ -11,6 +11,9 @@ and its source. Names follow OpenSpiel's Hearts parameters where they mean the s
 >>> Rules.preset("seed000", moon="double")
 Traceback (most recent call last):
 hearts_ref.errors.RulesError: moon: 'double' is not allowed; choose one of 'add', 'subtract', 'off'
+>>> Rules.preset("seed000", moon="ad")
+Traceback (most recent call last):
+hearts_ref.errors.RulesError: moon: 'ad' is not allowed; did you mean add? choose one of 'add', 'subtract', 'off'
 """
 
 from __future__ import annotations
@@ -172,7 +175,9 @@ class Rules:
         for parameter in PARAMETERS:
             value = getattr(self, parameter.name)
             if not parameter.allows(value):
-                raise RulesError(f"{parameter.name}: {value!r} is not allowed; "
+                close = (suggest(value, [v for v in parameter.values if isinstance(v, str)])
+                         if isinstance(value, str) and isinstance(parameter.values, tuple) else "")
+                raise RulesError(f"{parameter.name}: {value!r} is not allowed; {close}"
                                  f"choose {parameter.describe_allowed()}", field=parameter.name)
         if self.pass_cards and "across" in self.pass_cycle and self.players % 2:
             raise RulesError(f"pass_cycle: 'left-right-across-none' needs an even number of players "

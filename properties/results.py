@@ -76,9 +76,11 @@ def all_match(results: Sequence[ProofResult]) -> bool:
     return all(result.matches for result in results)
 
 
-def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None) -> list[Any]:
+def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str, Any] | None = None,
+                       verdict: bool = False) -> list[Any]:
     """Return the console report as rich renderables: an invariant × rules table per method, the
-    variant-combination summary, the counterexamples, the verdict (see :mod:`hearts_ref.console`)."""
+    variant-combination summary, the counterexamples, whether every outcome is the expected one (not for ``verdict``,
+    a house rule's run, which ends on its own verdict; see :mod:`hearts_ref.console`)."""
     from rich.text import Text
 
     from hearts_ref.console import Table
@@ -122,7 +124,7 @@ def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str
     elif wrong:
         parts.append(Text(f"FAILED: {len(wrong)} outcome(s) differ from what the rules lead us to expect (marked *).",
                           style="bold red"))
-    else:
+    elif not verdict:   # (a house rule's run ends on its verdict, SOUND or UNSOUND, instead)
         parts.append(Text(f"OK: all {len(results)} outcomes as expected.", style="bold green"))
     return parts
 

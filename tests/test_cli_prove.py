@@ -48,7 +48,7 @@ def test_prove_table_names_outcomes_times_and_the_counterexample(fast_tier):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--preset", "seed999"], "invalid choice"), (["--timeout", "0"], "more than 0 seconds"),
+    (["--preset", "seed999"], "unknown preset 'seed999'; choose one of seed000, seed001"), (["--timeout", "0"], "more than 0 seconds"),
     (["--timeout", "soon"], "not a number"), (["--preset", "seed000", "--all"], "not allowed with"),
     (["--jobs", "0"], "whole number"),
 ])
@@ -165,6 +165,7 @@ def test_prove_a_house_rule_is_refuted_with_a_counterexample_replayed():
     assert result.returncode == 1, result.stdout + result.stderr   # the exit code is the verdict: UNSOUND
     assert "UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS" in result.stdout
     assert "then seat 1 is to move and has no legal play" in result.stdout
+    assert "OK: all" not in result.stdout   # the run ends on its verdict, not on "all outcomes as expected"
 
 
 def test_prove_a_house_rule_whose_game_never_ends_is_unsound_and_says_so_in_json():

@@ -135,3 +135,13 @@ def test_the_worked_examples_are_each_drawn_once():
     assert len(tables) == len(examples) and len(set(tables)) == len(tables)
     hands, trick, leader = drawings.last_trick(next(c for c in examples if c.id == "example.seed004.trick-worth-1"))
     assert trick == ["8C", "QC", "3C", "5H"] and "8C" in hands[leader]
+
+
+def test_the_glossary_and_the_runner_page_name_every_verdict_a_run_can_end_on():
+    from hearts_ref.conformance.summary import VERDICTS
+
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    entry = " ".join(glossary[glossary.index("**Verdict** {#verdict}"):glossary.index("**Expected-fail**")].split())
+    runner = " ".join((ROOT / "docs" / "conformance-runner.md").read_text(encoding="utf-8").split())
+    for verdict in VERDICTS:
+        assert verdict in entry and verdict in runner, verdict

@@ -7,9 +7,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings
+from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings, suggest
 
-__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count"]
+__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count", "preset_name"]
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = DEFAULT_PRESET) -> None:
@@ -18,7 +18,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str 
     ``preset_default=None`` leaves ``args.preset`` None when ``--preset`` is not given (for a
     subcommand that does something else then); :func:`rules_from_args` still reads it as the default.
     """
-    parser.add_argument("--preset", default=preset_default, choices=sorted(PRESETS), metavar="NAME",
+    parser.add_argument("--preset", default=preset_default, type=preset_name, metavar="NAME",
                         help=f"rules preset: {', '.join(PRESETS)} (default {DEFAULT_PRESET})")
     parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="change one variant parameter (see 'hearts-ref rules --registry'); repeatable")
@@ -28,6 +28,14 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     """Return the rules chosen by ``--preset`` and ``--set``; a bad value raises RulesError."""
     overrides = parse_settings(args.settings)
     return Rules.preset(args.preset or DEFAULT_PRESET, **overrides)
+
+
+def preset_name(text: str) -> str:
+    """Return ``text`` if it names a preset (an argparse ``type``); else say so, with the closest names."""
+    if text in PRESETS:
+        return text
+    raise argparse.ArgumentTypeError(f"unknown preset {text!r}; {suggest(text, list(PRESETS))}"
+                                     f"choose one of {', '.join(PRESETS)}")
 
 
 def process_count(text: str) -> int:

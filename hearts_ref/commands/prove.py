@@ -92,7 +92,7 @@ import json
 import sys
 import time
 
-from hearts_ref.commands import positive_seconds, process_count, rules_label
+from hearts_ref.commands import positive_seconds, preset_name, process_count, rules_label
 from hearts_ref.console import ProgressDisplay, show
 from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings
 
@@ -101,7 +101,7 @@ __all__ = ["configure", "run"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--preset", action="append", choices=list(PRESETS), metavar="NAME",
+    which.add_argument("--preset", action="append", type=preset_name, metavar="NAME",
                        help=f"prove this preset ({', '.join(PRESETS)}); repeatable; default: every preset")
     which.add_argument("--all", action="store_true",
                        help="every preset and every variant combination of the registry")
@@ -175,7 +175,7 @@ def _report(args: argparse.Namespace, results: list, presets: list[str], combina
             report["verdict"] = {"sound": not refuted and not open_, "refuted": refuted, "not_settled": open_}
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
-        parts = report_renderables(results, combinations=combinations)
+        parts = report_renderables(results, combinations=combinations, verdict=verdict)
         if verdict:
             parts.append(Text("SOUND: every invariant proved." if not refuted and not open_ else
                               (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)." if refuted else "")

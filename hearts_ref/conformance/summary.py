@@ -20,7 +20,10 @@ from typing import Any
 from hearts_ref.conformance.report import FAILING, STATUSES, Case, Report
 from hearts_ref.engines.health import ReplyTimes
 
-__all__ = ["console_summary", "summary_renderables"]
+__all__ = ["console_summary", "summary_renderables", "VERDICTS"]
+
+# The words a run's verdict starts with (the glossary defines each).
+VERDICTS = ("PASS", "FAIL", "NOTHING JUDGED", "GAMES NOT JUDGED")
 
 
 def console_summary(report: Report) -> str:
