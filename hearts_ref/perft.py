@@ -17,14 +17,15 @@ is none); depth 4 with four players is the first trick.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
-from hearts_ref.engine import Engine, Observation, observe_game
+from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
 from hearts_ref.errors import RecordError
 from hearts_ref.game import Game
 from hearts_ref.reading import read_json
@@ -76,6 +77,17 @@ def divide(state: RoundState, depth: int) -> dict[str, int]:
     return {str(CARDS[card]): perft(state.play(CARDS[card]), depth - 1) for card in bits_of(state.legal)}
 
 
+@contextlib.contextmanager
+def _refusing(what: str) -> Iterator[None]:
+    """An engine's refusal, named by what it refused: ``the deal: DEAL-HANDS: …``, ``play(QS): …``."""
+    try:
+        yield
+    except EngineRejection as error:
+        named = EngineRejection(f"{what}: {error}")
+        named.rule_id = error.rule_id
+        raise named from None
+
+
 class _Replayer:
     """Drives an engine to a prefix of plays by starting the round again and replaying them."""
 
@@ -87,16 +99,20 @@ class _Replayer:
     def go(self, prefix: tuple[Card, ...]) -> None:
         if self.at == prefix:
             return
-        self.engine.new_game(self.rules)
-        self.engine.start_round(self.hands, "none")
+        with _refusing("its new game"):
+            self.engine.new_game(self.rules)
+        with _refusing("the deal"):
+            self.engine.start_round(self.hands, "none")
         for card in prefix:
-            self.engine.play(card)
+            with _refusing(f"play({card})"):
+                self.engine.play(card)
         self.at = prefix
         self.replays += 1
 
     def play(self, prefix: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
         self.go(prefix)
-        self.engine.play(card)
+        with _refusing(f"play({card})"):
+            self.engine.play(card)
         self.at = prefix + (card,)
         return self.at
 

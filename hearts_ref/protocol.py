@@ -32,7 +32,7 @@ from hearts_ref.cards import CARDS, Card, parse_card
 from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, Observation
 from hearts_ref.errors import HeartsError, InvalidCardError
-from hearts_ref.variants import PARAMETERS, Rules
+from hearts_ref.variants import PARAMETERS, Rules, suggest
 
 __all__ = [
     "PROTOCOL_VERSION", "PROTOCOL_VERSIONS", "PROTOCOL_1_PARAMETERS", "rules_to_wire",
@@ -366,12 +366,20 @@ def capabilities_from_wire(data: Any) -> Capabilities:
     """Return the :class:`Capabilities` in a hello reply, checking the types of its fields."""
     if not isinstance(data, dict):
         raise WireError(f"'capabilities' must be an object, got {_show(data)}")
+    for name in data:   # a misspelt field would silently leave its default in force
+        if name not in _CAPABILITIES:
+            raise WireError(f"unknown field 'capabilities.{name}'; {suggest(str(name), list(_CAPABILITIES))}"
+                            f"known: {', '.join(_CAPABILITIES)}")
     for name in ("multi_round", "passing", "deals", "play_seat"):
         if name in data:
             require(data, name, bool, where="capabilities")
     unsupported = data.get("unsupported", {})
     if not isinstance(unsupported, dict) or not all(isinstance(v, list) for v in unsupported.values()):
         raise WireError("'capabilities.unsupported' must map variant parameters to lists of values")
+    for name in unsupported:
+        if name not in _DEFAULTS:
+            raise WireError(f"'capabilities.unsupported' names {name!r}, not a variant parameter; "
+                            f"{suggest(str(name), list(_DEFAULTS))}see 'hearts-ref rules --registry'")
     deviations = data.get("known_deviations", [])
     if not isinstance(deviations, list) or not all(isinstance(v, str) for v in deviations):
         raise WireError("'capabilities.known_deviations' must be a list of strings")
@@ -379,6 +387,7 @@ def capabilities_from_wire(data: Any) -> Capabilities:
 
 
 _DEFAULTS = {parameter.name: parameter.default for parameter in PARAMETERS}
+_CAPABILITIES = ("multi_round", "passing", "unsupported", "known_deviations", "deals", "play_seat")   # the hello's
 _KNOWN_TO_1 = frozenset(PROTOCOL_1_PARAMETERS)
 
 

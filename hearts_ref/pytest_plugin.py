@@ -274,6 +274,8 @@ def _head(case: Any) -> str:
 
 def _describe(failed: list[Any]) -> str:
     """The failed cases as text: each finding with its rule IDs, its shrunk game and its replay command."""
+    from hearts_ref.conformance.findings import flaky_text
+
     lines = [f"{len(failed)} case(s) deviate from hearts-ref's reference"] if len(failed) > 1 else []
     for case in failed:
         repro = case.details.get("reproduction")
@@ -293,8 +295,7 @@ def _describe(failed: list[Any]) -> str:
                 lines.append("    plays " + " ".join(played["plays"]))
         replays = repro.get("replays") or {}
         if replays and not replays.get("same", True):
-            lines.append(f"  FLAKY: replayed {replays['times']} times on a fresh engine, it failed at steps "
-                         + ", ".join(str(r["step"] or "none") for r in replays["runs"]))
+            lines.append(f"  {flaky_text(replays, repro.get('steps'))}")
         lines.append(f"  replay: {repro['command']}")
     others = [case.id for case in failed if "reproduction" not in case.details]
     if others:

@@ -28,7 +28,7 @@ from hearts_ref.cardset import ALL_CARDS, ONE_DECK
 from hearts_ref.errors import RulesError
 
 __all__ = ["Parameter", "PARAMETERS", "PRESETS", "EXPECTED_UNSOUND", "Rules", "DEFAULT_PRESET",
-           "REMOVED_CARDS", "PASS_DIRECTIONS", "parse_setting", "parse_settings", "suggest"]
+           "REMOVED_CARDS", "PASS_DIRECTIONS", "parse_setting", "parse_settings", "setting_text", "suggest"]
 
 
 @dataclass(frozen=True)
@@ -349,6 +349,15 @@ def parse_setting(text: str) -> tuple[str, Any]:
         except ValueError:
             raise RulesError(f"{name}: {raw!r} is not a whole number", field=name) from None
     return name, raw
+
+
+def setting_text(name: str, value: Any) -> str:
+    """A setting as ``--set`` takes it: ``jd_bonus=true`` (a truth value in lower case, as the registry writes it).
+
+    >>> setting_text("pass_cards", False), setting_text("players", 3)
+    ('pass_cards=false', 'players=3')
+    """
+    return f"{name}={str(value).lower() if isinstance(value, bool) else value}"
 
 
 def suggest(word: str, choices: list[str]) -> str:

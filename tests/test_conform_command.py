@@ -133,6 +133,8 @@ def test_conform_merge_command(tmp_path, capsys):
     (["conform", "--engine", "python:no_such_module:Engine"], "no module named"),
     (["conform", "--engine", "python:hearts_ref.cards:Card"], "Card() failed"),
     (["conform", "--engine", "python:hearts_ref.cards:TWO_OF_CLUBS"], "not a class or a factory"),
+    (["conform", "--engine", "tests.engines.python_engines:CapabilitiesAsDict"],
+     "capabilities() returned dict, not hearts_ref.engine.Capabilities"),   # as a hello with bad capabilities
     (["conform", "--engine", REFERENCE, "--replay", "hr1:xx"], "--replay"),
     (["conform", "--engine", REFERENCE, "--set", "moon=double"], "moon"),
     (["conform", "--merge", "/no/such/file.json"], "/no/such/file.json"),
@@ -465,3 +467,30 @@ def test_a_module_of_the_current_folder_named_without_its_attr_gets_the_hint(wri
     with pytest.raises(HeartsError, match=r"a Python engine is named MODULE:ATTR, for example my_engines:MyEngine"):
         load_engine("my_engines")
     assert load_engine("my_engines:MyEngine").name == "hearts-ref"   # and so named, it is found there
+
+
+@pytest.mark.parametrize("spec, hint", [
+    ("my_engine.py", "(my_engine.py is a file of the current folder, but a command without a / is looked up on PATH: "
+                     "give ./my_engine.py, or a Python engine in it as my_engine:MyEngine)"),
+    ("my_engine.py --fast", "give ./my_engine.py"),
+    ("refrence", "(did you mean reference?)"),
+    ("opnspiel", "(did you mean openspiel?)"),
+])
+def test_an_engine_command_that_does_not_start_says_what_was_likely_meant(spec, hint, tmp_path, monkeypatch):
+    (tmp_path / "my_engine.py").write_text("print('an engine program')\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(HeartsError) as raised:
+        load_engine(spec)
+    assert str(raised.value).startswith("cannot start engine") and hint in str(raised.value), str(raised.value)
+
+
+def test_the_merge_of_a_run_whose_engine_could_not_start_exits_and_reads_as_that_run(tmp_path, capsys):
+    banner = f"{sys.executable} -c \"print('banner')\""
+    report = tmp_path / "r.json"
+    assert main(["conform", "--engine", banner, "--games", "2", "--report", str(report)]) == 2
+    capsys.readouterr()
+    assert main(["conform", "--merge", str(report), "--report", str(tmp_path / "all.json")]) == 2   # not 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"hearts-ref conform: {banner}\n")   # no "?" for the name it never told
+    assert out.count("could not be started") == 1   # the skipped steps in one line
+    assert "verdict: ENGINE NOT STARTED: protocol-error: bad reply to 'hello' (seq 0): not JSON" in out

@@ -122,3 +122,23 @@ def test_a_python_engine_in_the_current_folder_is_found_by_the_installed_command
                            "--no-vectors", "--set", "max_rounds=1"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "verdict: PASS" in done.stdout, done.stderr
+
+
+def test_a_perft_count_the_engine_refused_to_deal_says_it_refused_the_deal_not_a_play():
+    from hearts_ref.conformance.report import Report
+    from hearts_ref.conformance.suite_steps import run_perft_step
+
+    report = Report(engine={}, rules={}, seed=0, games=0)
+    run_perft_step(faulty.RefusesThreePlayerDeals, report, (1, 1))
+    refused = {c.id: c.reason for c in report.cases if c.status == "failed"}
+    assert refused and all(" the engine refused the deal: DEAL-HANDS: three hands: bad deal" in reason
+                           for reason in refused.values()), refused
+    assert "perft/three-players" in refused and not any("play" in reason for reason in refused.values())
+
+
+def test_an_in_process_engines_exception_says_where_its_own_code_raised_it():
+    report = run_differential(faulty.ExplodesOnThirdPlay, Rules(), 1, 0, shrink_budget=0)
+    reason = report.cases[0].reason
+    line = next(n for n, text in enumerate(Path(faulty.__file__).read_text().splitlines(), 1) if "ZeroDivisionError(\"planted\")" in text)
+    assert reason.startswith("ZeroDivisionError: play(") and reason.endswith(f"python_engines.py:{line}, in play)"), \
+        reason

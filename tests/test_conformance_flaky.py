@@ -57,3 +57,19 @@ def test_a_replay_that_shows_no_finding_is_not_the_same():
                            "script": []}, "steps": 30}
     checked = replayed(ReferenceEngine(), None, Rules(), reproduced, ("rejected-legal", "FOLLOW-SUIT"), times=2)
     assert checked == {"times": 2, "same": False, "runs": [{"step": None, "finding": None}] * 2}
+
+
+def test_the_summary_marks_broken_rules_only_and_shows_an_engines_stderr_on_lines_of_its_own():
+    """An engine error breaks no rule: its rule's row counts it under errors without the <-- of a rule broken; the
+    engine's stderr that comes with it is shown as lines, not as one line with \\n in it."""
+    from hearts_ref.conformance.report import Case, Report
+
+    report = Report(engine={"spec": "x", "name": "x"}, rules={}, seed=1, games=0)
+    crash = "crashed: engine exited with code 3\n--- engine stderr (last lines) ---\nabout to crash"
+    report.add(Case("vector/deal.one", "vector", "error", ("DEAL-HANDS",), crash))
+    report.add(Case("vector/follow.one", "vector", "failed", ("FOLLOW-SUIT",), "legal: expected [2C], engine [3D]"))
+    lines = console_summary(report).splitlines()
+    rows = {line.split()[0]: line for line in lines if line.strip().startswith(("DEAL-HANDS", "FOLLOW-SUIT"))}
+    assert rows["FOLLOW-SUIT"].endswith("<--") and not rows["DEAL-HANDS"].endswith("<--"), rows
+    assert "  - vector/deal.one: crashed: engine exited with code 3" in lines and "      about to crash" in lines
+    assert not any("\\n" in line for line in lines)

@@ -3,6 +3,7 @@ the engine can be restarted and used again, and no process is left behind."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -245,3 +246,17 @@ def test_close_ends_the_engine_even_when_it_ignores_quit():
     engine.close()
     assert not engine.running
     assert_gone(pid)
+
+
+def test_an_engine_that_never_flushes_its_stdout_times_out_with_the_hint(tmp_path):
+    """Its hello reply stays in its own output buffer: nothing ever comes, and the timeout says what to look at."""
+    script = tmp_path / "unflushed.py"
+    script.write_text('import sys\nsys.stdin.readline()\nsys.stdout.write(\'{"seq": 0, "ok": true}\\n\')\n'
+                      'sys.stdin.readline()\n', encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    with pytest.raises(EngineTimeout) as caught:
+        StdioEngine([sys.executable, str(script)], startup_timeout=1, env=env)
+    assert "; killed it (nothing came on its stdout: does it flush after each line?)" in str(caught.value)
+    with pytest.raises(EngineTimeout) as caught:   # one that replied before it hung: no such hint
+        play_until_failure(launch("hang.py", timeout=0.5))
+    assert "; killed it\n" in str(caught.value) and "flush" not in str(caught.value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,8 @@ from referencing import Registry, Resource
 
 from hearts_ref import CARDS, PARAMETERS, CardSet, ReferenceEngine, Rules, deal
 from hearts_ref.protocol import (
-    PROTOCOL_1_PARAMETERS, WireError, step_from_line, cards_from_wire, cards_to_wire, encode, observation_from_wire,
+    PROTOCOL_1_PARAMETERS, WireError, capabilities_from_wire, step_from_line, cards_from_wire, cards_to_wire, encode,
+    observation_from_wire,
 )
 from hearts_ref.engines.replies import read_reply
 from hearts_ref.serve import FLUSH_EVERY, Server, serve
@@ -348,6 +350,22 @@ def test_the_schemas_reject_what_the_protocol_forbids():
                    reply | {"observation": reply["observation"] | {"hearts_broken": 0}}):
         with pytest.raises(jsonschema.ValidationError):
             step.validate(broken)
+
+
+@pytest.mark.parametrize("capabilities, message", [
+    ({"multiround": False}, "unknown field 'capabilities.multiround'; did you mean multi_round? known: multi_round, "),
+    ({"unsupported": {"mon": ["add"]}}, "'capabilities.unsupported' names 'mon', not a variant parameter; did you "
+                                        "mean moon?"),
+])
+def test_a_misspelt_capability_is_refused_with_the_closest_name_not_left_at_its_default(capabilities, message):
+    """A hello whose "multiround": false was read as multi_round true judged the engine on games it cannot play."""
+    with pytest.raises(WireError, match=re.escape(message)):
+        capabilities_from_wire(capabilities)
+    registry, loaded = schemas()
+    hello = jsonschema.Draft202012Validator(loaded["definitions.schema.json"]["$defs"]["capabilities"],
+                                            registry=registry)
+    assert not hello.is_valid(capabilities) or "unsupported" in capabilities   # the schema refuses the field too
+    assert capabilities_from_wire({"multi_round": False, "unsupported": {"moon": ["add"]}}).multi_round is False
 
 
 def test_the_rules_schema_lists_exactly_the_variant_registry():

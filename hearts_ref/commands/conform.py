@@ -201,12 +201,12 @@ def _report_start_failure(args: argparse.Namespace, rules: Any, shard: tuple[int
     """
     if not (args.json or _outputs(args)):
         return
-    from hearts_ref.conformance.report import Case, Report
+    from hearts_ref.conformance.report import NOT_STARTED, Case, Report
     from hearts_ref.conformance.runner import negative_games_for, planned_games
 
     verdict = getattr(error, "verdict", "not-started")
     message = getattr(error, "summary", str(error))
-    reason = f"the engine could not be started: {verdict}: {message}"
+    reason = f"{NOT_STARTED}: {verdict}: {message}"
     negatives = negative_games_for(args.games, args.negative_games)
     engine = {"spec": args.engine, "name": "?", "version": "",
               "error": {"verdict": verdict, "message": message, "stderr_tail": getattr(error, "stderr_tail", "")}}

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from hearts_ref.cardset import CardSet
 from hearts_ref.game import Game
 
-__all__ = ["Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message", "finding_key", "failure_cause"]
+__all__ = ["flaky_text", "Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message", "finding_key", "failure_cause"]
 
 # What a finding can be: a difference in what the engine shows, in its legal set, a legal move
 # it refused; in negative checks an illegal move accepted, refused citing another rule, or
@@ -105,6 +105,24 @@ def failure_message(what: str, error: BaseException) -> str:
 
     verdict, _, rest = failure_text(error).partition(": ")
     return f"{verdict}: {what}: {rest}"
+
+
+def flaky_text(replays: dict[str, Any], found_at: Any) -> str:
+    """How the replays of a flaky finding (``replays``: its times and runs, each with the step it failed at, or None)
+    went, beside the step it was found at: ``FLAKY: replayed 3 times on a fresh engine: step 5, no failure, …``.
+
+    >>> flaky_text({"times": 2, "runs": [{"step": None}, {"step": None}]}, 0)
+    'FLAKY: replayed 2 times on a fresh engine, it failed in none of them (at step 0 when found: the failure may depend on what the engine did before that game)'
+    >>> flaky_text({"times": 2, "runs": [{"step": 0}, {"step": None}]}, 7)
+    'FLAKY: replayed 2 times on a fresh engine: step 0, no failure (step 7 when found)'
+    """
+    runs = [run.get("step") for run in replays.get("runs", [])]
+    head = f"FLAKY: replayed {replays.get('times')} times on a fresh engine"
+    if all(step is None for step in runs):
+        return (f"{head}, it failed in none of them (at step {found_at} when found: the failure may depend on what "
+                "the engine did before that game)")
+    return f"{head}: " + ", ".join("no failure" if step is None else f"step {step}" for step in runs) + \
+        f" (step {found_at} when found)"
 
 
 def plain(value: Any) -> Any:

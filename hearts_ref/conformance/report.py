@@ -37,13 +37,15 @@ from hearts_ref.reading import check_schema, read_json
 from hearts_ref.conformance.findings import finding_key
 from hearts_ref.conformance.tally import distinct_findings, rule_table
 
-__all__ = ["Case", "Report", "STATUSES", "FAILING", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
+__all__ = ["Case", "Report", "STATUSES", "FAILING", "NOT_STARTED", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
            "rule_table"]
 
 REPORT_FORMAT = "hearts-ref-conform-report"
 REPORT_VERSION = 1
 STATUSES = ("passed", "failed", "flaky", "error", "skipped", "expected-fail", "unexpected-pass", "abandoned")
 FAILING = ("failed", "flaky", "error")   # the statuses that fail a run (exit code 1)
+# The reason of every case of a run whose engine could not be started (exit code 2, as the run itself had)
+NOT_STARTED = "the engine could not be started"
 
 
 def _shrunk_untimed(data: dict[str, Any]) -> dict[str, Any]:
@@ -143,10 +145,20 @@ class Report:
 
     def exit_code(self) -> int:
         """1 when a case failed unexpectedly (flaky too: a deviation that does not always show is one) or the engine
-        failed; 2 when nothing, or no game, was judged; else 0."""
-        if any(case.status in FAILING for case in self.cases):
+        failed; 2 when nothing, or no game, was judged (the engine could not be started, declined every case); else
+        0."""
+        failing = [case for case in self.cases if case.status in FAILING]
+        if any(not case.reason.startswith(NOT_STARTED) for case in failing):
             return 1
-        return 2 if self.judged_nothing() or self.games_not_judged() else 0
+        return 2 if failing or self.judged_nothing() or self.games_not_judged() else 0
+
+    def not_started(self) -> str:
+        """Why the engine could not be started, when that is why nothing was judged (else empty)."""
+        error = self.engine.get("error")
+        if isinstance(error, dict) and self.exit_code() == 2 and any(
+                case.reason.startswith(NOT_STARTED) for case in self.cases):
+            return f"{error.get('verdict')}: {error.get('message')}"
+        return ""
 
     def to_dict(self, *, timings: bool = True) -> dict[str, Any]:
         """The report as JSON data; ``timings=False`` writes every duration as 0 and leaves out reply times."""

@@ -160,9 +160,9 @@ def _perft_case(engine: Engine, capabilities: Any, deal: Any, perft_engine: Any)
         rules, where = perft_rules(engine, deal, depth)
     except EngineUnsupported as error:
         return Case(case_id, "perft", "skipped", deal.rule_ids, f"the engine declined: {error}")
-    except EngineRejection as error:   # a legal play refused while counting
-        return Case(case_id, "perft", "failed", (), f"depth {depth}: the engine refused a legal play while "
-                    f"counting: {error}", time.monotonic() - start)
+    except EngineRejection as error:   # a legal step refused while counting: its new game, the deal or a play
+        return Case(case_id, "perft", "failed", (), f"depth {depth}: while counting, the engine refused {error}",
+                    time.monotonic() - start)
     except ENGINE_ERRORS as error:   # a failure, or a bug of an in-process engine
         restart_engine(engine)   # one failure fails this deal, not every deal after it
         return Case(case_id, "perft", "error", (), failure_message(f"counting to depth {depth}", error),

@@ -17,13 +17,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from hearts_ref.conformance.findings import flaky_text
 from hearts_ref.conformance.report import FAILING, STATUSES, Case, Report
 from hearts_ref.engines.health import ReplyTimes
+from hearts_ref.variants import setting_text
 
 __all__ = ["console_summary", "summary_renderables", "VERDICTS"]
 
 # The words a run's verdict starts with (the glossary defines each).
-VERDICTS = ("PASS", "FAIL", "NOTHING JUDGED", "GAMES NOT JUDGED")
+VERDICTS = ("PASS", "FAIL", "NOTHING JUDGED", "GAMES NOT JUDGED", "ENGINE NOT STARTED")
 
 
 def console_summary(report: Report) -> str:
@@ -47,8 +49,11 @@ def summary_renderables(report: Report) -> list[Any]:
     summary = report.summary()
     counts = summary["counts"]
     engine = report.engine
-    lines = [f"hearts-ref conform: {engine.get('name', '?')} {engine.get('version', '')} ({engine.get('spec', '')})",
-             f"  rules: {', '.join(f'{k}={v}' for k, v in _changes(report.rules).items()) or 'seed000 defaults'}; "
+    spec = engine.get("spec", "")
+    named = engine.get("name") not in (None, "", "?")   # (an engine that could not be started told no name)
+    lines = [f"hearts-ref conform: {engine['name']} {engine.get('version', '')} ({spec})" if named else
+             f"hearts-ref conform: {spec}",
+             f"  rules: {', '.join(setting_text(k, v) for k, v in _changes(report.rules).items()) or 'seed000 defaults'}; "
              f"seed {report.seed}; shards {' '.join(f'{a}/{b}' for a, b in report.shards)}",
              f"  {summary['total']} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
              + f"  ({summary['rounds']} rounds, {report.seconds:.1f} s)"]
@@ -58,11 +63,13 @@ def summary_renderables(report: Report) -> list[Any]:
         kinds[case.kind][case.status] += 1
     for kind, by_status in kinds.items():
         lines.append(f"  {kind + 's:':<14} " + ", ".join(f"{n} {s}" for s, n in by_status.items()))
+    skipped: dict[str, list[str]] = {}   # the steps skipped, by reason: one line for the steps of one reason
     for step, state in report.steps.items():
         if state.get("status") == "skipped":
-            lines.append(f"  {step}: skipped ({state.get('reason')})")
+            skipped.setdefault(str(state.get("reason")), []).append(step)
         elif state.get("note"):
             lines.append(f"  {step}: {state['note']}")
+    lines += [f"  {', '.join(steps)}: skipped ({reason})" for reason, steps in skipped.items()]
     lines += _engine_health(report)
     stopped = [c for c in report.cases if c.details.get("stopped") and c.status in ("passed", "expected-fail")]
     if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
@@ -78,7 +85,7 @@ def summary_renderables(report: Report) -> list[Any]:
         for column in table.columns[1:8]:
             column.justify = "right"
         for rule, row in rows:
-            bad = row["failed"] or row["checks-failed"] or row["error"]
+            bad = row["failed"] or row["checks-failed"]   # a rule broken (an engine error breaks none: its column)
             table.add_row(rule, *(str(row[name]) for name in ("failed", "error", "expected-fail", "passed",
                                                               "checks-passed", "checks-failed", "checks-cited")),
                           "<--" if bad else "", style="bold red" if bad else None)
@@ -90,7 +97,9 @@ def summary_renderables(report: Report) -> list[Any]:
     if data_failures:
         tail += ["", "  failed vectors and perft counts (first 10; all in the JSON report):"]
         for case in data_failures[:10]:
-            tail.append(f"  - {case.id}: {case.reason}")
+            reason, *stderr = str(case.reason).split("\n")
+            tail.append(f"  - {case.id}: {reason}")
+            tail += [f"      {line}" for line in stderr]   # an engine's stderr, its last lines
             if case.details.get("replay"):
                 tail.append(f"    replay: {case.details['replay']}")
     shrunk = [(case, repro) for case in report.cases for repro in _reproductions(case)]
@@ -106,14 +115,13 @@ def summary_renderables(report: Report) -> list[Any]:
                 label = rule_ids or "engine error"
             tail.append(f"  - {label}: {message}")
             tail += [f"      {line}" for line in stderr]   # the engine's stderr, its last lines
-            tail.append(f"    case {case.id}; minimal game: {repro.get('rounds')} round(s), "
-                        f"{repro.get('tricks')} trick(s), {repro.get('steps')} steps"
+            size = (f"{repro.get('rounds')} round(s), {repro.get('tricks')} trick(s), {repro.get('steps')} steps"
+                    if repro.get("steps") else "none, it fails at the game's start (new_game)")
+            tail.append(f"    case {case.id}; minimal game: {size}"
                         + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
             replays = repro.get("replays")
             if isinstance(replays, dict) and not replays.get("same", True):
-                where = ", ".join(str(r.get("step") or "none") for r in replays.get("runs", []))
-                tail.append(f"    FLAKY: replayed {replays.get('times')} times on a fresh engine, it failed at steps "
-                            f"{where} (step {repro.get('steps')} when found)")
+                tail.append(f"    {flaky_text(replays, repro.get('steps'))}")
             tail.append(f"    replay: {repro.get('command')}")
         others = sum(1 for c in report.cases if c.status in FAILING) - len({c.id for c, _ in shrunk})
         if others:
@@ -157,6 +165,8 @@ def _situations_table(report: Report) -> list[Any]:
 def _verdict(report: Report) -> str:
     if report.incomplete and not report.cases:
         return "NOTHING JUDGED: the run was stopped before its first case was judged"
+    if report.not_started():
+        return f"ENGINE NOT STARTED: {report.not_started()}"
     code = report.exit_code()
     if code == 1:
         errors = sum(1 for case in report.cases if case.status == "error")

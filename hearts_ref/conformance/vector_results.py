@@ -37,7 +37,7 @@ class Failure:
         where = f"round {self.round}" + (f", step {self.step + 1}" if self.step is not None else "")
         rules = ", ".join(self.rule_ids) or "no rule ID"
         note = f" ({self.message})" if self.message else ""
-        return (f"{where}: {self.what}: {self.field}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        return (f"{where}: {self.what}: {self.field}: expected {_show(self.expected)}, engine {_show(self.actual)}"
                 f" [{rules}]{note}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,9 +80,10 @@ def unaccounted(cases: Sequence[Case], results: Sequence[CaseResult]) -> list[st
 
 
 def _show(value: Any) -> str:
+    """A value as the findings of the games show it: a card set in brackets, a tuple as a list."""
     if isinstance(value, CardSet):
         return f"[{value}]"
-    return repr(value)
+    return repr(_plain(value))
 
 
 def _plain(value: Any) -> Any:

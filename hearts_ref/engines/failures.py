@@ -12,6 +12,8 @@ the runner's reports use.
 
 from __future__ import annotations
 
+import os
+import sysconfig
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,7 +22,7 @@ from hearts_ref.errors import HeartsError
 __all__ = [
     "EngineFailure", "EngineStartError", "EngineTimeout", "EngineCrashed", "EngineProtocolError",
     "EngineUnsupported", "EngineInternalError", "EngineAbandoned", "ENGINE_ERRORS", "restart_engine",
-    "failure_text", "abandoned", "reproducing",
+    "failure_text", "raised_at", "abandoned", "reproducing",
 ]
 
 # What an engine's own bug can raise: any exception, and SystemExit from an in-process engine
@@ -29,9 +31,35 @@ ENGINE_ERRORS = (Exception, SystemExit)
 
 
 def failure_text(error: BaseException) -> str:
-    """An engine's failure in words, led by its typed verdict (timeout, crashed, protocol-error …) or its type."""
+    """An engine's failure in words, led by its typed verdict (timeout, crashed, protocol-error …) or its type; an
+    exception of an in-process engine ends with where the engine's own code raised it (``(at my_engine.py:57, in
+    play)``), its innermost line outside hearts-ref and the standard library."""
     verdict = getattr(error, "verdict", None)
-    return f"{verdict}: {error}" if verdict else f"{type(error).__name__}: {error}"
+    if verdict:
+        return f"{verdict}: {error}"
+    where = raised_at(error)
+    return f"{type(error).__name__}: {error}" + (f" (at {where})" if where else "")
+
+
+_OWN = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,   # hearts_ref itself
+        sysconfig.get_paths()["stdlib"] + os.sep, "<")                          # the standard library, <frozen …>
+
+
+def raised_at(error: BaseException) -> str | None:
+    """Where an in-process engine's code raised ``error``: ``file:line, in function`` of the innermost frame of its
+    traceback outside hearts-ref and the standard library (the file relative to the current folder when in it)."""
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.startswith(_OWN):
+            found = (code.co_filename, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    path, line, name = found
+    here = os.getcwd() + os.sep
+    return f"{path.removeprefix(here)}:{line}, in {name}"
 
 
 def restart_engine(engine: object) -> None:

@@ -77,10 +77,25 @@ def load_engine(spec: str, **options: Any) -> Engine:
     try:
         return StdioEngine(argv, **options)
     except HeartsError as error:
-        if len(argv) == 1 and not os.path.isfile(spec) and _a_module(spec):   # a module without its :attr
-            raise type(error)(f"{error} (a Python engine is named MODULE:ATTR, for example {spec}:MyEngine)") \
-                from None
+        hint = _hint(argv[0]) if argv and "/" not in argv[0] else None
+        if hint is not None and (len(argv) == 1 or not hint.startswith("a Python")):
+            raise type(error)(f"{error} ({hint})") from None
         raise
+
+
+def _hint(program: str) -> str | None:
+    """What a program that did not start (looked up on PATH, having no /) was likely meant to be, or None."""
+    from hearts_ref.variants import suggest
+
+    if os.path.isfile(program):   # a file of the current folder: a command without a / is not looked for here
+        module = program.removesuffix(".py")
+        return (f"{program} is a file of the current folder, but a command without a / is looked up on PATH: give "
+                f"./{program}" + (f", or a Python engine in it as {module}:MyEngine" if program.endswith(".py")
+                                  and module.isidentifier() else ""))
+    if _a_module(program):   # a module without its :attr
+        return f"a Python engine is named MODULE:ATTR, for example {program}:MyEngine"
+    close = suggest(program, ["reference", "openspiel"])
+    return close.strip().removesuffix("?") + "?" if close else None
 
 
 def _a_module(name: str) -> bool:
@@ -164,11 +179,18 @@ def _openspiel_engine() -> Engine:
 
 
 def _checked(engine: Any, spec: str) -> Engine:
-    """Return ``engine`` if it has every member of the :class:`Engine` interface; else say what is missing."""
+    """Return ``engine`` if it has every member of the :class:`Engine` interface and says what it can do (its
+    ``capabilities()``, read as the runner reads them); else say what is wrong, before any case is run (as an engine
+    program's hello is checked)."""
     missing = _missing(engine)
     if missing:
         raise EngineSpecError(f"engine spec {spec!r}: {type(engine).__name__} is not an Engine "
                               f"(missing {', '.join(missing)})")
+    from hearts_ref.conformance.runner import engine_capabilities
+
+    _, problem = engine_capabilities(engine)
+    if problem is not None:
+        raise EngineSpecError(f"engine spec {spec!r}: {problem}")
     return engine
 
 

@@ -143,6 +143,7 @@ class EngineProcess:
         self._poller.register(self._stdout, select.POLLIN)
         self._buffer = bytearray()
         self._eof = False
+        self._heard = False   # whether anything at all came on the engine's stdout
 
     def _started(self) -> int:
         """Read the keeper's first line: the engine's pid, or why it could not be started."""
@@ -231,11 +232,14 @@ class EngineProcess:
                 if _wait(self._poller, deadline):
                     continue
                 self.kill()
-                raise EngineTimeout(f"engine gave no reply to {what} within {timeout:g} s; killed it",
+                # nothing ever came on stdout: most often a reply left in the engine's output buffer
+                silent = "" if self._heard else " (nothing came on its stdout: does it flush after each line?)"
+                raise EngineTimeout(f"engine gave no reply to {what} within {timeout:g} s; killed it{silent}",
                                     timeout=timeout, stderr_tail=self.stderr_tail()) from None
             if not chunk:
                 self._eof = True
                 continue
+            self._heard = True
             start = len(buffer)
             buffer += chunk
             end = buffer.find(b"\n", start)

@@ -125,3 +125,15 @@ def ignores_follow_suit() -> IgnoresFollowSuit:
 
 # An engine object: ``python:tests.engines.python_engines:IGNORES_FOLLOW_SUIT`` is used as it is.
 IGNORES_FOLLOW_SUIT = IgnoresFollowSuit()
+
+
+class RefusesThreePlayerDeals(ReferenceEngine):
+    """Refuses a deal of three hands as illegal, though it declares nothing unsupported."""
+
+    name = "refuses-three-player-deals"
+
+    def start_round(self, hands, direction):
+        if len(hands) == 3:
+            from hearts_ref.engine import EngineRejection
+            raise EngineRejection("three hands: bad deal", "DEAL-HANDS")
+        return super().start_round(hands, direction)
