@@ -302,9 +302,12 @@ def _check_score(recorded: RecordRound, score: RoundScore, rules: Rules, path: s
                                 f"the rules give {_seats(score.scores)}", False, number))
     if recorded.moon != "absent" and recorded.moon != score.shooter:
         said = "nobody" if recorded.moon is None else f"seat {recorded.moon}"
-        real = "nobody" if score.shooter is None else f"seat {score.shooter}"
-        findings.append(Finding("SCORE-MOON", f"{path}.moon", f"the record says {said} shot the moon; {real} "
-                                "took every point card", False, number))
+        if rules.moon == "off":   # the cards may well all be one seat's: no round is scored as a moon
+            real = "under moon = 'off' no round is scored as a moon (the field is null)"
+        else:
+            real = ("nobody" if score.shooter is None else f"seat {score.shooter}") + " took every point card"
+        findings.append(Finding("SCORE-MOON", f"{path}.moon", f"the record says {said} shot the moon; {real}", False,
+                                number))
 
 
 def _check_end(record: GameRecord, totals: tuple[int, ...], findings: list[Finding], *, deadlocked: bool) -> None:

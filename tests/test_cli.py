@@ -52,6 +52,8 @@ def test_play_preset_and_settings_change_the_rules():
                             "end_threshold=30", "--json").stdout)
     assert record["rules"]["hearts_broken_by"] == "any-heart" and record["rules"]["jd_bonus"] is True
     assert all(sum(r["points"]) == 16 for r in record["rounds"])
+    header = run("play", "--set", "players=3", "--set", "pass_cards=false").stdout.splitlines()[0]
+    assert header.endswith("(players=3, pass_cards=false)")   # as --set takes them, not Python's False
 
 
 @pytest.mark.parametrize("args, message", [

@@ -298,3 +298,13 @@ def test_cli_referee_reads_the_two_deck_game_hearts_ref_play_prints(tmp_path):
     assert '#2"' in game.read_text(encoding="utf-8")
     result = run_cli("referee", str(game))
     assert result.returncode == 0 and f"{game}: valid" in result.stdout
+
+
+def test_a_moon_recorded_under_moon_off_is_refused_for_that_reason_not_for_the_cards_taken():
+    """Under moon = off the field is null whoever took the point cards; the finding must not say that nobody did."""
+    data = game_record(random_game(Rules(moon="off"), seed=3))
+    data["rounds"][0]["moon"] = 0
+    findings = judge(data)
+    assert [(f.rule_id, f.where) for f in findings] == [("SCORE-MOON", "rounds[0].moon")]
+    assert findings[0].message == ("the record says seat 0 shot the moon; under moon = 'off' no round is scored as "
+                                   "a moon (the field is null)")

@@ -80,8 +80,10 @@ sides can reach, and the proof shows that in three parts:
    round number matters only against a round limit and in the pass cycles, which repeat every 12
    rounds.
 
-The proof is about the engine's rule code (the functions the engine plays with); once each rule
-also has a formal statement written from the prose, the same comparison runs on the statements.
+The proof is about the engine's rule code (the functions the engine plays with). Each rule also
+has a formal statement written from the prose, and the [proofs](proofs.md) show the engine equal to
+those statements, so an equivalence of the code is one of the statements too. From Python the
+comparison can also be run on a bundle of statements directly (`hearts_ref.diff.semantics`).
 """
 
 

@@ -314,7 +314,7 @@ def _invariant_section(inv: dict[str, Any], page: str, deals: dict[tuple[Any, ..
             more = len(r["counterexamples"]) - 1
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
             if r["method"] == "inductive":
-                also += ("\n\n*Seat +k, Inv and why the replay's cards can differ from the state's: "
+                also += ("\n\n*The state's shape, Inv and why the replay's cards can differ from the state's: "
                          "[reading a counterexample](#reading-a-counterexample).*")
             anchor = counterexample_anchor(inv["invariant"], r["preset"], r["method"])
             title = f"{inv['invariant']} under {escape_cell(r['preset'])} ({r['method']})"

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings, suggest
+from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings, setting_text, suggest
 
 __all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count", "preset_name"]
 
@@ -78,7 +78,6 @@ def rules_label(preset: str, overrides: Mapping[str, Any]) -> str:
     if not overrides:
         return preset
     rules = Rules.preset(preset, **overrides)
-    settings = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-                         for name, value in overrides.items())
+    settings = ", ".join(setting_text(name, value) for name, value in overrides.items())
     same = next((name for name in PRESETS if Rules.preset(name) == rules), None)
     return f"{preset} + {settings}" + (f" (= {same})" if same else "")

@@ -17,6 +17,7 @@ from hearts_ref.game import Game, RoundResult
 from hearts_ref.records import dumps, game_record
 from hearts_ref.round import Trick
 from hearts_ref.scoring import card_points
+from hearts_ref.variants import setting_text
 from hearts_ref.simulate import random_game
 from hearts_ref.variants import Rules
 
@@ -94,7 +95,7 @@ def transcript(game: Game, *, preset: str = "") -> str:
     """Return a readable account of a finished game: deals, passes, tricks, scores, totals, winners
     (or, when the rules deadlock, the game up to the deadlock and no winners)."""
     rules = game.rules
-    changes = ", ".join(f"{k}={v}" for k, v in rules.changes().items()) or "no changes"
+    changes = ", ".join(setting_text(k, v) for k, v in rules.changes().items()) or "no changes"
     lines = [f"hearts-ref play: {rules.players} players, seed {game.seed}, preset {preset or '-'} ({changes})", ""]
     totals = [0] * rules.players
     header = "  seat    " + "  ".join(f"{s:>4}" for s in range(rules.players))

@@ -159,6 +159,20 @@ def _prove(args: argparse.Namespace, progress: ProgressDisplay) -> int:
     return _report(args, results, presets, combinations, time.perf_counter() - start)
 
 
+def house_verdict(refuted: list[str], open_: list[str]) -> str:
+    """The line a house rule's run ends on: SOUND, UNSOUND (with what was refuted), or NOT SETTLED.
+
+    >>> house_verdict([], ["POINTS-PER-ROUND"])
+    'NOT SETTLED: POINTS-PER-ROUND neither proved nor refuted (a timeout: try a larger --timeout).'
+    """
+    if refuted:
+        return (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)."
+                + (f" Not settled: {', '.join(open_)}." if open_ else ""))
+    if open_:
+        return f"NOT SETTLED: {', '.join(open_)} neither proved nor refuted (a timeout: try a larger --timeout)."
+    return "SOUND: every invariant proved."
+
+
 def _report(args: argparse.Namespace, results: list, presets: list[str], combinations: dict | None,
             seconds: float, *, verdict: bool = False) -> int:
     from rich.text import Text
@@ -177,10 +191,8 @@ def _report(args: argparse.Namespace, results: list, presets: list[str], combina
     else:
         parts = report_renderables(results, combinations=combinations, verdict=verdict)
         if verdict:
-            parts.append(Text("SOUND: every invariant proved." if not refuted and not open_ else
-                              (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)." if refuted else "")
-                              + (f" Not settled: {', '.join(open_)}." if open_ else ""),
-                              style="bold green" if not refuted and not open_ else "bold red"))
+            parts.append(Text(house_verdict(refuted, open_), style="bold green" if not refuted and not open_
+                              else "bold red"))
         parts.append(Text(f"{seconds:.1f}s in all."))
         show(*parts)
     ok = all_match(results) and (combinations is None or combinations["all_expected"])

@@ -45,8 +45,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "the other steps run")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.epilog = ("without --preset or --set the proofs cover every preset; with them, the proofs and the stdio "
-                     "games use the rules chosen, and rules that can deadlock a round fail (unless they are a "
-                     f"preset known to: {', '.join(EXPECTED_UNSOUND)}). exit codes: 0 every step holds, "
+                     "games use the rules chosen, and unsound rules (a round that can deadlock, a game that may "
+                     f"never end) fail, unless they are a preset known to deadlock: {', '.join(EXPECTED_UNSOUND)}. "
+                     "exit codes: 0 every step holds, "
                      "1 one does not, 2 bad input")
 
 
@@ -94,15 +95,31 @@ def _proofs_of(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     elif known:
         verdict = f"unsound as expected of {known} ({EXPECTED_UNSOUND[known]}), refuted {names}"
     else:
-        verdict = f"UNSOUND, refuted {names}: these rules can deadlock a round"
+        verdict = f"UNSOUND, refuted {names}: {_what_breaks(r.invariant for r in refuted)}"
     failures = [f"{r.invariant} under {r.rules}: {r.status}, expected {r.expected} {r.detail}" for r in unexpected]
-    if refuted and not known:   # the counterexample: where, and the hand with no legal play
+    if refuted and not known:   # the counterexample: where, and the hand with no legal play; or the endless game
         failures += ["; ".join(line.strip() for line in r.counterexamples[0].text().splitlines()[:2])
-                     for r in refuted if r.counterexamples]
+                     if r.counterexamples else f"{r.invariant}: {r.witness['summary']}"
+                     for r in refuted if r.counterexamples or r.witness]
+    # a preset's outcomes have expectations (seed001 and seed003 must deadlock); a house rule's verdict is its own
+    if known or not args.settings:
+        tally = f"{len(results) - len(unexpected)}/{len(results)} proof outcomes as expected"
+    else:
+        tally = f"{len(results)} proofs" + (f", {len(unexpected)} not settled" if unexpected and not refuted else "")
     return {"ok": not unexpected and (not refuted or known is not None), "checked": len(results),
             "unexpected": len(unexpected), "refuted": [r.invariant for r in refuted],
-            "summary": f"{label}: {verdict} ({len(results) - len(unexpected)}/{len(results)} proof outcomes "
-                       "as expected)", "failures": failures[:10]}
+            "summary": f"{label}: {verdict} ({tally})", "failures": failures[:10]}
+
+
+_BREAKS = {"GAME-ENDS": "a game may never end", "LEGAL-MOVE-EXISTS": "a round can deadlock",
+           "FIRST-TRICK-NO-DEADLOCK": "a round can deadlock"}
+
+
+def _what_breaks(invariants: Any) -> str:
+    """What the refuted ``invariants`` mean for a game under the rules: ``a round can deadlock``, ``a game may never
+    end`` … (each once, in the order refuted)."""
+    return ", ".join(dict.fromkeys(_BREAKS.get(name, f"{name} does not hold") for name in invariants))
+
 
 
 def _vectors(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
