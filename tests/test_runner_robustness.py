@@ -228,7 +228,7 @@ def test_an_engine_that_cannot_be_run_still_gets_its_report_files(tmp_path, caps
     assert all("the engine could not be started: not-started" in c["reason"] for c in data["cases"])
     assert {step: state["status"] for step, state in data["steps"].items()} == {
         "vectors": "skipped", "perft": "skipped", "differential": "skipped", "negative": "skipped"}
-    assert Report.from_dict(data).exit_code() == 1     # merged with other shards, the run still fails
+    assert Report.from_dict(data).exit_code() == 2     # read back (merged), it exits as the run did: not a pass
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("7", "0", "7")   # errors, not failures
     start = suite.find("testcase")
     assert (start.get("classname"), start.get("name")) == ("hearts-ref.engine", "start")
