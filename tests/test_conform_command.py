@@ -494,3 +494,10 @@ def test_the_merge_of_a_run_whose_engine_could_not_start_exits_and_reads_as_that
     assert out.startswith(f"hearts-ref conform: {banner}\n")   # no "?" for the name it never told
     assert out.count("could not be started") == 1   # the skipped steps in one line
     assert "verdict: ENGINE NOT STARTED: protocol-error: bad reply to 'hello' (seq 0): not JSON" in out
+
+
+def test_no_differential_games_asked_for_means_no_negative_games_by_default():
+    from hearts_ref.conformance.runner import negative_games_for
+
+    assert [negative_games_for(games, None) for games in (0, 1, 8, 100)] == [0, 1, 2, 25]
+    assert negative_games_for(0, 3) == 3   # as asked

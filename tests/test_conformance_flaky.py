@@ -56,7 +56,8 @@ def test_a_replay_that_shows_no_finding_is_not_the_same():
     reproduced = {"case": {"format": "hearts-ref-conform-case", "version": 1, "rules": {}, "mode": "differential",
                            "script": []}, "steps": 30}
     checked = replayed(ReferenceEngine(), None, Rules(), reproduced, ("rejected-legal", "FOLLOW-SUIT"), times=2)
-    assert checked == {"times": 2, "same": False, "runs": [{"step": None, "finding": None}] * 2}
+    assert checked == {"times": 2, "same": False, "finding": ["rejected-legal", "FOLLOW-SUIT"],
+                       "runs": [{"step": None, "finding": None}] * 2}
 
 
 def test_the_summary_marks_broken_rules_only_and_shows_an_engines_stderr_on_lines_of_its_own():

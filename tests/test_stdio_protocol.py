@@ -408,6 +408,7 @@ def test_hearts_ref_serve_serves_a_python_engine():
 @pytest.mark.parametrize("spec, message", [
     ("python:no_such_module:Engine", "no module named 'no_such_module'"),
     ("python:hearts_ref.engine:NoSuchEngine", "has no attribute 'NoSuchEngine'"),
+    ("python:hearts_ref.engine:Referenceengine", "has no attribute 'Referenceengine'; did you mean ReferenceEngine?"),
     ("python:hearts_ref.engine", "expected python:module:attr"),
     ("python:builtins:object", "is not an Engine (missing name, version"),
     ("'unbalanced", "No closing quotation"),

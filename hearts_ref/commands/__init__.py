@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from hearts_ref.variants import DEFAULT_PRESET, PRESETS, Rules, parse_settings, setting_text, suggest
+from hearts_ref.variants import DEFAULT_PRESET, PARAMETERS, PRESETS, Rules, parse_settings, setting_text, suggest
 
 __all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count", "preset_name"]
 
@@ -74,10 +74,15 @@ def rules_label(preset: str, overrides: Mapping[str, Any]) -> str:
     ('seed000', 'seed004 + jd_bonus=true')
     >>> rules_label("seed000", {"hearts_broken_by": "any-heart"})
     'seed000 + hearts_broken_by=any-heart (= seed004)'
+    >>> rules_label("seed003", {"players": 5})   # the preset's two decks come with five players
+    'seed003 + players=5 (with decks=2)'
     """
     if not overrides:
         return preset
-    rules = Rules.preset(preset, **overrides)
+    rules, base = Rules.preset(preset, **overrides), Rules.preset(preset)
     settings = ", ".join(setting_text(name, value) for name, value in overrides.items())
+    implied = [setting_text(p.name, getattr(rules, p.name)) for p in PARAMETERS
+               if p.name not in overrides and getattr(rules, p.name) != getattr(base, p.name)]
     same = next((name for name in PRESETS if Rules.preset(name) == rules), None)
-    return f"{preset} + {settings}" + (f" (= {same})" if same else "")
+    return (f"{preset} + {settings}" + (f" (with {', '.join(implied)})" if implied else "")
+            + (f" (= {same})" if same else ""))

@@ -108,21 +108,36 @@ def failure_message(what: str, error: BaseException) -> str:
 
 
 def flaky_text(replays: dict[str, Any], found_at: Any) -> str:
-    """How the replays of a flaky finding (``replays``: its times and runs, each with the step it failed at, or None)
-    went, beside the step it was found at: ``FLAKY: replayed 3 times on a fresh engine: step 5, no failure, …``.
+    """How the replays of a flaky finding went (``replays``: its times, the ``finding`` replayed, and its runs, each
+    with the step it failed at, or None, and the finding it showed), beside the step it was found at: ``FLAKY:
+    replayed 3 times on a fresh engine: step 5, no failure, …``. A replay that showed another finding says so: its
+    step is not where this one failed.
 
     >>> flaky_text({"times": 2, "runs": [{"step": None}, {"step": None}]}, 0)
-    'FLAKY: replayed 2 times on a fresh engine, it failed in none of them (at step 0 when found: the failure may depend on what the engine did before that game)'
-    >>> flaky_text({"times": 2, "runs": [{"step": 0}, {"step": None}]}, 7)
+    'FLAKY: replayed 2 times on a fresh engine, it failed so in none of them (at step 0 when found: the failure may depend on what the engine did before that game)'
+    >>> flaky_text({"times": 2, "finding": ["rule", "WIN-LOWEST"], "runs": [{"step": 0, "finding": ["rule", "WIN-LOWEST"]}, {"step": None}]}, 7)
     'FLAKY: replayed 2 times on a fresh engine: step 0, no failure (step 7 when found)'
+    >>> flaky_text({"times": 1, "finding": ["engine-error", "crashed: new_game"],
+    ...             "runs": [{"step": 212, "finding": ["rule", "WIN-LOWEST"]}]}, 0).split(" (at")[0]
+    'FLAKY: replayed 1 times on a fresh engine, it failed so in none of them: another finding (WIN-LOWEST) at step 212'
     """
-    runs = [run.get("step") for run in replays.get("runs", [])]
+    target = replays.get("finding")
+    runs = replays.get("runs", [])
+
+    def shown(run: dict[str, Any]) -> str:
+        if run.get("step") is None:
+            return "no failure"
+        if target is not None and run.get("finding") not in (None, target):
+            return f"another finding ({(run['finding'] or ['', '?'])[-1]}) at step {run['step']}"
+        return f"step {run['step']}"
+
+    said = [shown(run) for run in runs]
     head = f"FLAKY: replayed {replays.get('times')} times on a fresh engine"
-    if all(step is None for step in runs):
-        return (f"{head}, it failed in none of them (at step {found_at} when found: the failure may depend on what "
-                "the engine did before that game)")
-    return f"{head}: " + ", ".join("no failure" if step is None else f"step {step}" for step in runs) + \
-        f" (step {found_at} when found)"
+    if all(text.startswith(("no failure", "another finding")) for text in said):
+        others = [text for text in said if text != "no failure"]
+        return (f"{head}, it failed so in none of them" + (f": {', '.join(others)}" if others else "")
+                + f" (at step {found_at} when found: the failure may depend on what the engine did before that game)")
+    return f"{head}: {', '.join(said)} (step {found_at} when found)"
 
 
 def plain(value: Any) -> Any:

@@ -163,7 +163,7 @@ def replayed(engine: Engine, fresh: Callable[[], Engine] | None, rules: Rules, r
         runs.append({"step": shown.step if shown is not None else None,
                      "finding": list(shown.signature()) if shown is not None else None})
     same = all(r["finding"] == list(target) and r["step"] == reproduced["steps"] for r in runs)
-    return {"times": times, "same": same, "runs": runs}
+    return {"times": times, "same": same, "finding": list(target), "runs": runs}
 
 
 def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: bool, spec: str,

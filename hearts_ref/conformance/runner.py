@@ -69,8 +69,11 @@ def shard_runs(index: int, shard: tuple[int, int]) -> bool:
 
 
 def negative_games_for(games: int, negative_games: int | None) -> int:
-    """The games with negative checks: as asked, or by default a quarter of the differential games (at least 1)."""
-    return max(1, games // 4) if negative_games is None else negative_games
+    """The games with negative checks: as asked, or by default a quarter of the differential games (at least 1; none
+    when no differential game is asked for)."""
+    if negative_games is not None:
+        return negative_games
+    return max(1, games // 4) if games else 0
 
 
 def planned_games(games: int, negative_games: int, shard: tuple[int, int],

@@ -143,15 +143,19 @@ def _python_engine(spec: str) -> Engine:
     target: Any = module
     for name in attr.split("."):
         if not hasattr(target, name):
+            from hearts_ref.variants import suggest
+
+            close = suggest(name, [other for other in dir(target) if not other.startswith("_")])
             raise EngineSpecError(f"engine spec {spec!r}: {target.__name__ if hasattr(target, '__name__') else target!r} "
-                                  f"has no attribute {name!r}")
+                                  f"has no attribute {name!r}" + (f"; {close.strip()}" if close else ""))
         target = getattr(target, name)
     # An engine object is used as it is; a class (even one with every member) or a factory is called.
     if not isinstance(target, type) and not _missing(target):
         return target
     if not callable(target):
         raise EngineSpecError(f"engine spec {spec!r}: {attr} is not a class or a factory, nor an engine object "
-                              f"(a {type(target).__name__} without {', '.join(_missing(target))})")
+                              f"({'an' if type(target).__name__[0] in 'aeiou' else 'a'} {type(target).__name__} "
+                              f"without {', '.join(_missing(target))})")
     try:
         engine = target()
     except Exception as error:
