@@ -131,7 +131,9 @@ class Observation:
         round_scores: the scores of the last finished round, after SCORE-MOON and
             SCORE-NO-TRICKS, by seat; None until the first round ends.
         totals: the running totals, by seat (SCORE-TOTAL).
-        game_over: whether the game has ended (END-THRESHOLD, or ``max_rounds`` played).
+        game_over: whether the game has ended (END-THRESHOLD, or ``max_rounds`` played); False at a
+            deadlock (FIRST-NO-POINTS), which is shown as it is: the play phase, the stuck seat
+            to move, no legal play, no winners.
         winners: the seats with the lowest total, in increasing seat order, once the game is
             over (WIN-LOWEST, WIN-TIE); ``()`` before.
     """

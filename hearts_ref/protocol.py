@@ -170,19 +170,32 @@ def require(message: dict[str, Any], name: str, kind: type, *, where: str = "") 
     return value
 
 
-def card_from_wire(value: Any, *, field: str) -> Card:
-    """Return the card written as ``value`` ("QS", "10H"; also "TH", lower case, glyphs)."""
+def card_from_wire(value: Any, *, field: str, strict: bool = False) -> Card:
+    """Return the card written as ``value`` ("QS", "10H"; also "TH", lower case, glyphs, unless ``strict``: what an
+    engine writes is held to the protocol's own texts, as the schema's card pattern is).
+
+    >>> card_from_wire("TH", field="legal")
+    Card.parse('10H')
+    >>> card_from_wire("TH", field="legal", strict=True)
+    Traceback (most recent call last):
+    hearts_ref.protocol.WireError: 'legal': 'TH' is not how the protocol writes 10H: write "10H" (a ten is 10, rank and suit in capitals)
+    """
     index = _INDEX_OF_TEXT.get(value) if isinstance(value, str) else None
     if index is not None:
         return CARDS[index]
     try:
-        return parse_card(value)
+        card = parse_card(value)
     except InvalidCardError as error:
         raise WireError(f"{field!r}: {error}") from None
+    if strict:
+        raise WireError(f"{field!r}: {value!r} is not how the protocol writes {card}: write \"{card}\" (a ten is 10, "
+                        "rank and suit in capitals)")
+    return card
 
 
-def cards_from_wire(value: Any, *, field: str) -> CardSet:
-    """Return the set of the cards in the list ``value``; a card written twice is an error."""
+def cards_from_wire(value: Any, *, field: str, strict: bool = False) -> CardSet:
+    """Return the set of the cards in the list ``value``; a card written twice is an error. ``strict``: as
+    :func:`card_from_wire`."""
     if type(value) is list:
         try:   # the common case: canonical texts; the popcount is short exactly when a card repeats
             mask = sum(map(_BIT_OF_TEXT.__getitem__, value))
@@ -197,7 +210,7 @@ def cards_from_wire(value: Any, *, field: str) -> CardSet:
     for text in value:
         index = get(text) if isinstance(text, str) else None
         if index is None:
-            index = card_from_wire(text, field=field).index
+            index = card_from_wire(text, field=field, strict=strict).index
         bit = 1 << index
         if mask & bit:
             raise WireError(f"{field!r}: card {CARD_TEXT[index]} appears twice")
@@ -234,10 +247,10 @@ def observation_from_wire(data: Any) -> Observation:
     """Return the :class:`Observation` in ``data``, checking every field's type strictly.
 
     Nothing is coerced (``"hearts_broken": "yes"`` is an error, not ``True``), so that the
-    runner compares what the engine said. Trick cards are written back canonically.
+    runner compares what the engine said. Trick cards must be the protocol's own texts (``"10H"``, not ``"TH"``).
     Fields beyond the nine of the protocol are ignored.
 
-    >>> reply = {"phase": "play", "to_move": 1, "trick": ["2c"], "hearts_broken": False,
+    >>> reply = {"phase": "play", "to_move": 1, "trick": ["2C"], "hearts_broken": False,
     ...          "points_taken": [0, 0, 0, 0], "round_scores": None, "totals": [0, 0, 0, 0],
     ...          "game_over": False, "winners": []}
     >>> observation_from_wire(reply).trick
@@ -258,8 +271,8 @@ def observation_from_wire(data: Any) -> Observation:
         raise WireError(f"'observation.to_move' must be a seat number or null, got {_show(to_move)}")
     if type(trick) is not list:
         raise WireError(f"'observation.trick' must be a list of cards, got {_show(trick)}")
-    texts = tuple(text if type(text) is str and text in _INDEX_OF_TEXT else CARD_TEXT[card_from_wire(text, field="observation.trick").index]
-                  for text in trick)
+    texts = tuple(text if type(text) is str and text in _INDEX_OF_TEXT
+                  else str(card_from_wire(text, field="observation.trick", strict=True)) for text in trick)
     for name, value in (("hearts_broken", broken), ("game_over", over)):
         if type(value) is not bool:
             raise WireError(f"'observation.{name}' must be true or false, got {_show(value)}")

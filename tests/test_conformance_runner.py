@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -252,3 +253,45 @@ def test_a_value_of_the_wrong_type_is_the_engines_error_alike_in_vectors_and_gam
     errors = [c for c in vectors if c.status == "error"]
     assert len(errors) > 90 and all(every in c.reason for c in errors)   # (a refused deal shows nothing)
     assert report.summary()["counts"]["failed"] == 0   # no rule named for it
+
+
+class _OverAtADeadlock(ReferenceEngine):
+    """Shows the game over at a deadlock, where the spec says the observation stays the play phase's."""
+
+    def observe(self):
+        seen = super().observe()
+        if seen.phase == "play" and not self.legal_plays():
+            return dataclasses.replace(seen, game_over=True)
+        return seen
+
+
+def test_a_deadlock_shown_as_the_game_over_names_the_deadlocks_rule_first_not_the_end():
+    """FIRST-NO-POINTS says how a deadlock is shown; END-THRESHOLD, which the game_over field is otherwise about, is a
+    symptom here."""
+    report = run_differential(_OverAtADeadlock, Rules.preset("seed001"), 40, 1, shrink_budget=SHRINK)
+    failed = [case for case in report.cases if case.status == "failed"]
+    assert failed and all(case.rule_ids[0] == "FIRST-NO-POINTS" for case in failed), [c.rule_ids for c in failed]
+    assert failed[0].reason == "game_over: expected False, engine True"
+
+
+class _BrokenPastTheRound(ReferenceEngine):
+    """Leaves hearts broken after the round's last trick, as they were before it."""
+
+    def new_game(self, rules):
+        super().new_game(rules)
+        self.was_broken = False
+
+    def observe(self):
+        seen = super().observe()
+        if seen.phase in ("round-over", "game-over") and self.was_broken:
+            seen = dataclasses.replace(seen, hearts_broken=True)
+        self.was_broken = seen.hearts_broken and seen.phase == "play"
+        return seen
+
+
+def test_hearts_left_broken_after_the_round_is_one_finding_whatever_the_last_card():
+    """The last card being the Q♠ or another changes nothing: it is BREAK-DISCARD's round that is over (it was two
+    findings, BREAK-QUEEN when the Q♠ came last)."""
+    report = run_differential(_BrokenPastTheRound, Rules(), 30, 2, shrink_budget=0)
+    findings = report.summary()["findings"]
+    assert [f["rule_id"] for f in findings] == ["BREAK-DISCARD"], findings

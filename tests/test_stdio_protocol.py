@@ -368,6 +368,20 @@ def test_a_misspelt_capability_is_refused_with_the_closest_name_not_left_at_its_
     assert capabilities_from_wire({"multi_round": False, "unsupported": {"moon": ["add"]}}).multi_round is False
 
 
+@pytest.mark.parametrize("field, change", [
+    ("legal", lambda reply: reply | {"legal": ["TH"]}),
+    ("observation.trick", lambda reply: reply | {"observation": reply["observation"] | {"trick": ["th"]}}),
+])
+def test_an_engine_that_writes_a_ten_as_t_is_a_protocol_error_saying_what_to_write(field, change):
+    """The schema's card pattern is "10"; hearts-ref reads "T" from people, not from an engine under judgment."""
+    _, reply = recorded_session()[1]
+    written = json.dumps(change(reply)).encode()
+    with pytest.raises(WireError, match=re.escape(f"'{field}': ") + r"'(TH|th)' is not how the protocol writes 10H: "
+                                        r'write "10H" \(a ten is 10, rank and suit in capitals\)'):
+        read_reply(written, reply["seq"], "'play'", steps=True)
+    assert cards_from_wire(["TH"], field="cards") == CardSet.parse("10H")   # a command typed by a person: read
+
+
 def test_the_rules_schema_lists_exactly_the_variant_registry():
     rules = json.loads((PROTOCOL / "definitions.schema.json").read_text(encoding="utf-8"))["$defs"]["rules"]
     names = [p.name for p in PARAMETERS]

@@ -318,6 +318,8 @@ def _replay(engine: Any, args: argparse.Namespace) -> int:
             print(f"  seat {seat}: {hand}" + (f"   passes {passed}" if passed else ""))
         if played["plays"]:
             print("  plays: " + " ".join(played["plays"]))
+        if "totals" in played:   # a finished round: what the end of the game and the winners are read from
+            print(f"  scores: {' '.join(map(str, played['scores']))}; totals: {' '.join(map(str, played['totals']))}")
     if missed:
         print(printable(f"(the case plays on to the finding {' '.join(target)}, which did not show; "
                         f"the game's first difference is shown instead)"))

@@ -141,6 +141,8 @@ def observation_rules(differences: Sequence[Difference], facts: StepFacts, actua
     by_field = {d.field: d for d in differences}
     phase_moved = "phase" in by_field and facts.action != "play"
     ids: list[str] = []
+    if facts.after is not None and facts.after.deadlocked and by_field.keys() & _AT_A_DEADLOCK:
+        ids.append(facts.after.deadlock_error().rule_id)   # the rule that says how a deadlock is shown: it comes first
     if phase_moved:   # the round began or the passing ended at another moment: the seat to move follows
         ids += _phase_rules(facts, by_field["phase"], actual)
     for name in _CAUSAL_ORDER:
@@ -253,7 +255,10 @@ def _trick_rules(facts: StepFacts, diff: Difference, actual: Observation) -> lis
 
 
 def _hearts_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
-    """BREAK-QUEEN when the Q♠ just played would explain the engine's hearts broken, else BREAK-DISCARD."""
+    """BREAK-QUEEN when the Q♠ just played would explain the engine's hearts broken, else BREAK-DISCARD (among them
+    hearts still broken once the round is over, whatever its last card: BREAK-DISCARD's round is the one in play)."""
+    if facts.action == "play" and facts.after is None:
+        return ["BREAK-DISCARD"]
     if facts.action == "play" and facts.card % COPY_OFFSET == _QUEEN:   # either deck's Q♠
         previous = facts.previous.hearts_broken if facts.previous is not None else facts.before.hearts_broken
         rules = facts.game.rules
@@ -335,6 +340,9 @@ def _winners_rules(facts: StepFacts, diff: Difference, actual: Observation) -> l
         return ["WIN-LOWEST"]
     return ["WIN-TIE"]   # some of the seats sharing the lowest total were left out
 
+
+# What a deadlock shows (FIRST-NO-POINTS, FOLLOW-VOID): the play phase, no legal play, the game not over, no winners
+_AT_A_DEADLOCK = frozenset({"phase", "game_over", "winners"})
 
 _FIELD_RULES = {"phase": _phase_rules, "to_move": _to_move_rules, "trick": _trick_rules,
                 "hearts_broken": _hearts_rules, "points_taken": _points_rules, "round_scores": _scores_rules,

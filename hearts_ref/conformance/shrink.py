@@ -340,7 +340,8 @@ def _trimmed(script: Sequence[int]) -> list[int]:
 
 def transcript(game: Game | None) -> list[dict[str, Any]]:
     """Return a game as the reference played it (:attr:`GameRun.reference`): one entry per round, with the
-    hands as dealt, the passes and the plays (``seat:card``) so far."""
+    hands as dealt, the passes and the plays (``seat:card``) so far; a finished round also with its scores and the
+    totals after it (what END-THRESHOLD and WIN-* read)."""
     if game is None:
         return []
     rounds: list[dict[str, Any]] = []
@@ -358,4 +359,8 @@ def transcript(game: Game | None) -> list[dict[str, Any]]:
                        "passes": {str(seat): str(CardSet.from_mask(cards)) for seat, cards in enumerate(passes)
                                   if cards},
                        "plays": plays})
+    totals = [0] * n
+    for entry, result in zip(rounds, game.results):
+        totals = [t + s for t, s in zip(totals, result.score.scores)]
+        entry["scores"], entry["totals"] = list(result.score.scores), totals
     return rounds

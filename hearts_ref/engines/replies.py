@@ -48,7 +48,7 @@ def read_reply(line: bytes, seq: int, what: str, *, steps: bool = False) -> Any:
     ok = reply.get("ok")
     if ok is True:
         return reply if not steps else Step(observation_from_wire(reply.get("observation")),
-                                            cards_from_wire(reply.get("legal"), field="legal"))
+                                            cards_from_wire(reply.get("legal"), field="legal", strict=True))
     if ok is False:
         return refusal(reply.get("error"), what)
     raise WireError("it needs \"ok\": true or false")

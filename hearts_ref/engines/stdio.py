@@ -236,7 +236,7 @@ class StdioEngine(MovesAhead):
         if self._fresh is not None and self.cached_queries:
             return self._fresh.legal
         reply = self._call("legal", {})
-        return self._parse(lambda: cards_from_wire(reply.get("legal"), field="legal"))
+        return self._parse(lambda: cards_from_wire(reply.get("legal"), field="legal", strict=True))
 
     def observe(self) -> Observation:
         if self._fresh is not None and self.cached_queries:
@@ -262,9 +262,9 @@ class StdioEngine(MovesAhead):
             if type(hands) is not list:
                 raise WireError("the reply to 'start_round' without hands needs 'hands': the hands dealt, "
                                 "a card list per seat")
-            dealt = tuple(cards_from_wire(hand, field=f"hands[{seat}]") for seat, hand in enumerate(hands))
+            dealt = tuple(cards_from_wire(hand, field=f"hands[{seat}]", strict=True) for seat, hand in enumerate(hands))
             return dealt, Step(observation_from_wire(reply.get("observation")),
-                               cards_from_wire(reply.get("legal"), field="legal"))
+                               cards_from_wire(reply.get("legal"), field="legal", strict=True))
 
         dealt, step = self._parse(read)
         self.last_step = self._fresh = step
