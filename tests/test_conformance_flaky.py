@@ -74,3 +74,13 @@ def test_the_summary_marks_broken_rules_only_and_shows_an_engines_stderr_on_line
     assert rows["FOLLOW-SUIT"].endswith("<--") and not rows["DEAL-HANDS"].endswith("<--"), rows
     assert "  - vector/deal.one: crashed: engine exited with code 3" in lines and "      about to crash" in lines
     assert not any("\\n" in line for line in lines)
+
+
+def test_the_summary_says_when_an_engine_named_no_rule_in_any_refusal():
+    from hearts_ref.conformance.report import Report
+
+    report = Report(engine={"spec": "x", "name": "x"}, rules={}, seed=1, games=0)
+    report.add_checks({"FOLLOW-SUIT": [5, 0, 0], "LEAD-HEARTS": [2, 0, 0]})
+    assert "the engine named no rule in its 7 refusals of illegal moves" in console_summary(report)
+    report.add_checks({"LEAD-HEARTS": [1, 0, 1]})
+    assert "named no rule" not in console_summary(report)

@@ -90,6 +90,10 @@ def summary_renderables(report: Report) -> list[Any]:
                                                               "checks-passed", "checks-failed", "checks-cited")),
                           "<--" if bad else "", style="bold red" if bad else None)
         parts += [Text(""), indented(table)]
+    refused = sum(tally[0] for tally in report.checks.values())
+    if refused and not any(tally[2] for tally in report.checks.values()):   # an easy 0 to miss in the table
+        parts.append(Text(f"  the engine named no rule in its {refused} refusals of illegal moves (naming one is "
+                          "optional; a rule it names is checked against the rule that forbids the move)"))
     if report.coverage.get("rounds"):   # (no round played: nothing to count)
         parts += _situations_table(report)
     tail: list[str] = []
