@@ -17,8 +17,7 @@ is none); depth 4 with four players is the first trick.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -77,15 +76,11 @@ def divide(state: RoundState, depth: int) -> dict[str, int]:
     return {str(CARDS[card]): perft(state.play(CARDS[card]), depth - 1) for card in bits_of(state.legal)}
 
 
-@contextlib.contextmanager
-def _refusing(what: str) -> Iterator[None]:
+def _refused(what: str, error: EngineRejection) -> EngineRejection:
     """An engine's refusal, named by what it refused: ``the deal: DEAL-HANDS: …``, ``play(QS): …``."""
-    try:
-        yield
-    except EngineRejection as error:
-        named = EngineRejection(f"{what}: {error}")
-        named.rule_id = error.rule_id
-        raise named from None
+    named = EngineRejection(f"{what}: {error}")
+    named.rule_id = error.rule_id
+    return named
 
 
 class _Replayer:
@@ -99,20 +94,25 @@ class _Replayer:
     def go(self, prefix: tuple[Card, ...]) -> None:
         if self.at == prefix:
             return
-        with _refusing("its new game"):
+        step = -2   # -2 the new game, -1 the deal, then the plays of the prefix
+        try:
             self.engine.new_game(self.rules)
-        with _refusing("the deal"):
+            step = -1
             self.engine.start_round(self.hands, "none")
-        for card in prefix:
-            with _refusing(f"play({card})"):
+            for step, card in enumerate(prefix):
                 self.engine.play(card)
+        except EngineRejection as error:
+            raise _refused("its new game" if step == -2 else "the deal" if step == -1 else f"play({prefix[step]})",
+                           error) from None
         self.at = prefix
         self.replays += 1
 
     def play(self, prefix: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
         self.go(prefix)
-        with _refusing(f"play({card})"):
+        try:
             self.engine.play(card)
+        except EngineRejection as error:
+            raise _refused(f"play({card})", error) from None
         self.at = prefix + (card,)
         return self.at
 

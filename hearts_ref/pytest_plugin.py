@@ -57,7 +57,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hearts-games", type=int, default=_DEFAULTS["--hearts-games"], metavar="N",
                     help=f"differential games: N per policy on average, N x {len(_policies())} in all (default 20), "
                          "and N/2 games (at least 1) that also offer illegal moves")
-    group.addoption("--hearts-seed", type=int, default=_DEFAULTS["--hearts-seed"], metavar="S", help="campaign seed (default 0)")
+    group.addoption("--hearts-seed", type=int, default=_DEFAULTS["--hearts-seed"], metavar="S",
+                    help="campaign seed (default 0)")
     group.addoption("--hearts-shrink-time", type=float, default=_DEFAULTS["--hearts-shrink-time"], metavar="S",
                     help="seconds to shrink each finding (default 10)")
 

@@ -48,7 +48,8 @@ def test_prove_table_names_outcomes_times_and_the_counterexample(fast_tier):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--preset", "seed999"], "unknown preset 'seed999'; choose one of seed000, seed001"), (["--timeout", "0"], "more than 0 seconds"),
+    (["--preset", "seed999"], "unknown preset 'seed999'; choose one of seed000, seed001"),
+    (["--timeout", "0"], "more than 0 seconds"),
     (["--timeout", "soon"], "not a number"), (["--preset", "seed000", "--all"], "not allowed with"),
     (["--jobs", "0"], "whole number"),
 ])

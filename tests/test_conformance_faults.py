@@ -139,6 +139,7 @@ def test_a_perft_count_the_engine_refused_to_deal_says_it_refused_the_deal_not_a
 def test_an_in_process_engines_exception_says_where_its_own_code_raised_it():
     report = run_differential(faulty.ExplodesOnThirdPlay, Rules(), 1, 0, shrink_budget=0)
     reason = report.cases[0].reason
-    line = next(n for n, text in enumerate(Path(faulty.__file__).read_text().splitlines(), 1) if "ZeroDivisionError(\"planted\")" in text)
+    source = Path(faulty.__file__).read_text().splitlines()
+    line = next(n for n, text in enumerate(source, 1) if 'ZeroDivisionError("planted")' in text)
     assert reason.startswith("ZeroDivisionError: play(") and reason.endswith(f"python_engines.py:{line}, in play)"), \
         reason

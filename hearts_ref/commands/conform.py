@@ -37,7 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
     parser.add_argument("--games", type=int, default=100, metavar="N", help="differential games (default 100)")
     parser.add_argument("--negative-games", type=int, default=None, metavar="N",
-                        help="games with negative checks (default: a quarter of --games, at least 1; none with --games 0)")
+                        help="games with negative checks (default: a quarter of --games, at least 1; "
+                             "none with --games 0)")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed: the same seed, the same games (default 0)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="T",
                         help="stop starting games after T seconds (the rest are reported as skipped)")

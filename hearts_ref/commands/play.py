@@ -17,9 +17,8 @@ from hearts_ref.game import Game, RoundResult
 from hearts_ref.records import dumps, game_record
 from hearts_ref.round import Trick
 from hearts_ref.scoring import card_points
-from hearts_ref.variants import setting_text
 from hearts_ref.simulate import random_game
-from hearts_ref.variants import Rules
+from hearts_ref.variants import Rules, setting_text
 
 __all__ = ["configure", "run", "transcript", "ROUND_LIMIT"]
 

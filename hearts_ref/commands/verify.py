@@ -121,7 +121,6 @@ def _what_breaks(invariants: Any) -> str:
     return ", ".join(dict.fromkeys(_BREAKS.get(name, f"{name} does not hold") for name in invariants))
 
 
-
 def _vectors(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     """Every conformance vector, through the reference's engine interface."""
     from hearts_ref.engine import ReferenceEngine

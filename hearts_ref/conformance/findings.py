@@ -27,7 +27,8 @@ from typing import Any, NamedTuple
 from hearts_ref.cardset import CardSet
 from hearts_ref.game import Game
 
-__all__ = ["flaky_text", "Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message", "finding_key", "failure_cause"]
+__all__ = ["Difference", "Deviation", "GameRun", "KINDS", "plain", "failure_message", "finding_key", "failure_cause",
+           "flaky_text"]
 
 # What a finding can be: a difference in what the engine shows, in its legal set, a legal move
 # it refused; in negative checks an illegal move accepted, refused citing another rule, or
@@ -115,7 +116,8 @@ def flaky_text(replays: dict[str, Any], found_at: Any) -> str:
 
     >>> flaky_text({"times": 2, "runs": [{"step": None}, {"step": None}]}, 0)
     'FLAKY: replayed 2 times on a fresh engine, it failed so in none of them (at step 0 when found: the failure may depend on what the engine did before that game)'
-    >>> flaky_text({"times": 2, "finding": ["rule", "WIN-LOWEST"], "runs": [{"step": 0, "finding": ["rule", "WIN-LOWEST"]}, {"step": None}]}, 7)
+    >>> flaky_text({"times": 2, "finding": ["rule", "WIN-LOWEST"],
+    ...             "runs": [{"step": 0, "finding": ["rule", "WIN-LOWEST"]}, {"step": None}]}, 7)
     'FLAKY: replayed 2 times on a fresh engine: step 0, no failure (step 7 when found)'
     >>> flaky_text({"times": 1, "finding": ["engine-error", "crashed: new_game"],
     ...             "runs": [{"step": 212, "finding": ["rule", "WIN-LOWEST"]}]}, 0).split(" (at")[0]

@@ -37,8 +37,8 @@ from hearts_ref.reading import check_schema, read_json
 from hearts_ref.conformance.findings import finding_key
 from hearts_ref.conformance.tally import distinct_findings, rule_table
 
-__all__ = ["Case", "Report", "STATUSES", "FAILING", "NOT_STARTED", "REPORT_FORMAT", "merge_reports", "load_report", "junit_xml",
-           "rule_table"]
+__all__ = ["Case", "Report", "STATUSES", "FAILING", "NOT_STARTED", "REPORT_FORMAT", "merge_reports", "load_report",
+           "junit_xml", "rule_table"]
 
 REPORT_FORMAT = "hearts-ref-conform-report"
 REPORT_VERSION = 1

@@ -51,9 +51,10 @@ def summary_renderables(report: Report) -> list[Any]:
     engine = report.engine
     spec = engine.get("spec", "")
     named = engine.get("name") not in (None, "", "?")   # (an engine that could not be started told no name)
+    changes = ", ".join(setting_text(k, v) for k, v in _changes(report.rules).items()) or "seed000 defaults"
     lines = [f"hearts-ref conform: {engine['name']} {engine.get('version', '')} ({spec})" if named else
              f"hearts-ref conform: {spec}",
-             f"  rules: {', '.join(setting_text(k, v) for k, v in _changes(report.rules).items()) or 'seed000 defaults'}; "
+             f"  rules: {changes}; "
              f"seed {report.seed}; shards {' '.join(f'{a}/{b}' for a, b in report.shards)}",
              f"  {summary['total']} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
              + f"  ({summary['rounds']} rounds, {report.seconds:.1f} s)"]

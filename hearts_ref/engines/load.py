@@ -94,8 +94,7 @@ def _hint(program: str) -> str | None:
                                   and module.isidentifier() else ""))
     if _a_module(program):   # a module without its :attr
         return f"a Python engine is named MODULE:ATTR, for example {program}:MyEngine"
-    close = suggest(program, ["reference", "openspiel"])
-    return close.strip().removesuffix("?") + "?" if close else None
+    return suggest(program, ["reference", "openspiel"]).strip() or None
 
 
 def _a_module(name: str) -> bool:
