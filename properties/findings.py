@@ -17,12 +17,15 @@ from hearts_ref.variants import Rules
 from properties import statements as said
 from properties.contexts import hand_claims
 from properties.counterexamples import Counterexample, from_model
+from properties.reach import UNREACHABLE as UNREACHABLE_CONTEXT
 from properties.replay import confirm_on_engine, confirm_play as replay_play, confirm_rejection
 from properties.solving import REFUTED, Answer, Claim
 
-__all__ = ["UNREACHED", "confirm_stuck", "confirm_play", "judge_play"]
+__all__ = ["UNREACHED", "UNREACHABLE", "confirm_stuck", "confirm_play", "judge_play", "proved_unreachable"]
 
 UNREACHED = "no deal and plays reaching it were found (bounded search): this context may be unreachable"
+UNREACHABLE = ("no round reaches this context: no legal play of the first trick breaks hearts (proved by z3 on the "
+               "engine's legal_plays and breaks_hearts): not a counterexample")
 
 
 def confirm_stuck(session: Any, rules: Rules, example: Counterexample) -> tuple[Counterexample, bool]:
@@ -32,7 +35,14 @@ def confirm_stuck(session: Any, rules: Rules, example: Counterexample) -> tuple[
     replay = session.replay(rules, example.hand, example.context)
     if replay is not None and confirm_on_engine(rules, replay) is None:
         return example.with_replay(replay), True
+    if session.reach(rules, example.context)[0] == UNREACHABLE_CONTEXT:   # proved (properties.reach)
+        return example.with_notes(UNREACHABLE), False
     return example.with_notes(UNREACHED), False
+
+
+def proved_unreachable(example: Counterexample) -> bool:
+    """Whether no round reaches the refuted context of ``example`` (proved): it is then no counterexample."""
+    return UNREACHABLE in example.notes
 
 
 def judge_play(rules: Rules, hand: int, ctx: Any, card: int) -> str:

@@ -241,7 +241,7 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
     on the engine.
     """
     from properties.catalogue import INVARIANTS, expected_outcome
-    from properties.findings import confirm_stuck
+    from properties.findings import confirm_stuck, proved_unreachable
     from properties.counterexamples import from_model
     from properties.results import ProofResult
     from properties.solving import ERROR, IMPOSSIBLE, PROVED, REFUTED, UNCONFIRMED, worst
@@ -286,16 +286,18 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
             status = ERROR if answer.status == REFUTED else worst(a.status for _, a in problems)
             detail = f"Inv is not shown inductive: {item.kind} claim {item.claim.label!r}: {answer.status} {answer.reason}"
         elif refuted:
-            confirmed, unreached = [], []
+            confirmed, unreached, unreachable = [], [], []
             for item, answer in refuted:
                 where = f"{item.claim.label} (the size, trick, opening and context parts of Inv hold)"
                 example = _simplest(from_model(invariant.id, where, item.claim.shown, answer.model,
                                                context=item.shape.context, hand=item.claim.hand), rules)
                 found, reached = confirm_stuck(session, rules, example)
-                (confirmed if reached else unreached).append(found)
-            status = REFUTED if confirmed else UNCONFIRMED
-            examples = tuple(confirmed + unreached)
+                (confirmed if reached else unreachable if proved_unreachable(found) else unreached).append(found)
+            status = REFUTED if confirmed else UNCONFIRMED if unreached else PROVED
+            examples = tuple(confirmed + unreached + unreachable) if status != PROVED else ()
             detail = f"{len(refuted)} shapes without a legal play"
+            if status == PROVED:   # Inv is weaker than reachability there: every such shape is one no round reaches
+                detail += " in Inv, each one no round reaches (proved)"
         else:
             status, detail = worst([PROVED] + [a.status for _, a in mine]), ""
         if impossible and invariant.id == "LEGAL-MOVE-EXISTS":

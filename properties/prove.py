@@ -70,6 +70,18 @@ class Session:
             self._replays[key] = find_replay(rules, hand, ctx)
         return self._replays[key]
 
+    def reach(self, rules: Rules, ctx: Any) -> tuple[str, Any]:
+        """``unreachable`` when no round reaches ``ctx``, proved: the first trick with hearts broken, where no legal
+        play of the first trick breaks them (:func:`properties.reach.hearts_stay_unbroken`); else ``unknown``. Not
+        asked when the legality under test is not the engine's (the engine's own plays are what reach a context)."""
+        if self.legality is not None or not (ctx.first_trick and ctx.hearts_broken and not ctx.leading):
+            return "unknown", None
+        key = ("unbroken", rules)
+        if key not in self._replays:
+            from properties.reach import hearts_stay_unbroken
+            self._replays[key] = hearts_stay_unbroken(rules, self.prover)
+        return ("unreachable" if self._replays[key] else "unknown"), None
+
     def legal_plays(self) -> Any:
         """The legality under test: the one given, else the engine's ``legal_plays`` (looked up now)."""
         if self.legality is not None:
@@ -113,7 +125,7 @@ def _refutation(session: Session, invariant_id: str, rules: Rules,
     kept with a note, after the confirmed ones. Claims about no particular hand (scores,
     tricks, the setup) are refuted by the concrete values z3 found.
     """
-    confirmed, unreached = [], []
+    confirmed, unreached, unreachable = [], [], []
     for claim, answer in refuted:
         if claim.situation is None:
             confirmed.append(from_model(invariant_id, claim.label, claim.shown, answer.model))
@@ -125,8 +137,10 @@ def _refutation(session: Session, invariant_id: str, rules: Rules,
             found, reached = refutations.confirm_stuck(session, rules, example)
         else:
             found, reached = refutations.confirm_play(session, invariant_id, rules, claim, answer)
-        (confirmed if reached else unreached).append(found)
-    return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached)
+        (confirmed if reached else unreachable if refutations.proved_unreachable(found) else unreached).append(found)
+    if not confirmed and not unreached and unreachable:   # refuted only where no round goes: proved
+        return PROVED, tuple(unreachable)
+    return (REFUTED if confirmed else UNCONFIRMED), tuple(confirmed + unreached + unreachable)
 
 
 def prove_context(invariant_id: str, rules: Rules, session: Session, *, label: str = "") -> ProofResult:
@@ -165,6 +179,10 @@ def _judged(invariant_id: str, rules: Rules, session: Session, label: str, expec
     if refuted:
         status, examples = _refutation(session, invariant_id, rules, refuted)
         details.append(f"{len(refuted)} of {len(answers)} claims refuted")
+        if status == PROVED:   # every refuted context is one no round reaches
+            details[-1] += " by z3 alone, in contexts no round reaches (proved): " + "; ".join(e.where for e in examples)
+            status = worst([a.status for _, a in answers if a.status != REFUTED] + [session.schemas_status])
+            examples = ()
     elif status != PROVED:
         details += [f"{c.label}: {a.status}: {a.reason}" for c, a in answers if a.status not in (PROVED, IMPOSSIBLE)]
     impossible = [f"{c.label} ({a.reason})" for c, a in answers if a.status == IMPOSSIBLE]

@@ -75,7 +75,10 @@ legal plays after which the player to move holds the *same hand* in the *same co
 led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.
 That is a reachable bad state of the same kind, not the same state, so the two can differ in the
 seat that is stuck, the cards already on the trick and the other hands: the state may have a card
-on the trick that the replay never plays, or another seat stuck than the replay's. A counterexample that no replay reaches is marked as possibly unreachable, and a
+on the trick that the replay never plays, or another seat stuck than the replay's. A counterexample in a context
+that no round reaches, proved (the first trick with hearts broken, where no legal play of the first trick breaks
+them: :func:`properties.reach.hearts_stay_unbroken`), is marked so and is no counterexample: a claim refuted only
+there is proved. One that no replay reaches and no proof rules out is marked as possibly unreachable, and a
 refutation with no reached counterexample is *unconfirmed*.
 """
 
@@ -168,7 +171,7 @@ def draw(counterexample: dict[str, Any], drawn: dict[tuple[Any, ...], tuple[str,
             out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
                        "context):")
             out.append("\n" + replay_table(replay) + "\n")
-    elif counterexample:
+    elif counterexample and not any("no round reaches" in note for note in counterexample.get("notes") or []):
         out.append("- not reached by the bounded search from a deal: it may be unreachable")
     for note in counterexample.get("notes") or []:
         out.append(f"- {escape_cell(note)}")
