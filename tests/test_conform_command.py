@@ -501,3 +501,20 @@ def test_no_differential_games_asked_for_means_no_negative_games_by_default():
 
     assert [negative_games_for(games, None) for games in (0, 1, 8, 100)] == [0, 1, 2, 25]
     assert negative_games_for(0, 3) == 3   # as asked
+
+
+def test_junit_failures_of_vectors_and_perft_carry_what_failed_and_the_line_that_runs_them_alone(tmp_path, capsys):
+    """A vector's failure names its wrong step and a perft deal's its counts, each with the command that runs that
+    case alone; they were an empty ``{}``."""
+    junit = tmp_path / "r.xml"
+    code = main(["conform", "--engine", "python:tests.engines.planted:HeartsAlwaysPlayable", "--games", "0",
+                 "--junit", str(junit)])
+    capsys.readouterr()
+    assert code == 1
+    bodies = {case.get("classname"): json.loads(case.find("failure").text)
+              for case in ElementTree.parse(junit).getroot().iter("testcase") if case.find("failure") is not None}
+    vector, perft = bodies["hearts-ref.vector"], bodies["hearts-ref.perft"]
+    assert vector["failure"]["field"] and "hearts-ref vectors run --engine" in vector["replay"]
+    assert "--case " in vector["replay"]
+    assert perft["expected"] != perft["actual"] and perft["first_difference"]
+    assert perft["replay"].startswith("hearts-ref perft ") and f"--depth {perft['depth']}" in perft["replay"]

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["junit_xml"]
 
+# What a failure's text carries of its case: a game's deviation, a vector's failed step, a perft deal's counts.
+_FAILURE_DETAILS = ("deviation", "failure", "depth", "expected", "actual", "first_difference")
+
 
 def junit_xml(report: Report, *, timings: bool = True) -> str:
     """Return the report as JUnit XML: one testcase per case, failures with the replay command.
@@ -43,8 +46,9 @@ def junit_xml(report: Report, *, timings: bool = True) -> str:
                 "message": f"{rules}: {case.reason}" if rules else case.reason,
                 "type": "flaky" if case.status == "flaky" else case.rule_ids[0] if case.rule_ids else "error"})
             repro = case.details.get("reproduction") or {}
-            failure.text = json.dumps({k: case.details[k] for k in ("deviation",) if k in case.details}
-                                      | ({"replay": repro.get("command")} if repro else {})
+            replay = repro.get("command") if repro else case.details.get("replay")   # (a vector's, perft's: its own)
+            failure.text = json.dumps({k: case.details[k] for k in _FAILURE_DETAILS if k in case.details}
+                                      | ({"replay": replay} if replay else {})
                                       | ({"replays": repro["replays"]} if "replays" in repro else {}), indent=1)
         elif case.status == "error":   # the engine failed: an error, not a deviation from a rule
             verdict = case.reason.split(":", 1)[0] if ":" in case.reason else "engine-error"

@@ -137,7 +137,13 @@ def run_perft_step(engine_factory: Any, report: Report, shard: tuple[int, int]) 
             if abandoned(engine):
                 report.add(Case(f"perft/{name}", "perft", "abandoned", deal.rule_ids, abandoned(engine)))
             else:
-                report.add(_perft_case(engine, capabilities, deal, perft_engine))
+                case = _perft_case(engine, capabilities, deal, perft_engine)
+                if case.status in ("failed", "error"):   # one line that counts this deal alone on the engine
+                    depth = case.details.get("depth")
+                    case.details["replay"] = (f"hearts-ref perft {shlex.quote(name)} --engine "
+                                              f"{shlex.quote(report.engine.get('spec', 'SPEC'))}"
+                                              + (f" --depth {depth}" if depth else ""))
+                report.add(case)
     finally:
         if owned:
             close_engine(engine)
