@@ -518,3 +518,18 @@ def test_junit_failures_of_vectors_and_perft_carry_what_failed_and_the_line_that
     assert "--case " in vector["replay"]
     assert perft["expected"] != perft["actual"] and perft["first_difference"]
     assert perft["replay"].startswith("hearts-ref perft ") and f"--depth {perft['depth']}" in perft["replay"]
+
+
+def test_an_engine_abandoned_in_the_vectors_still_plays_one_game_whose_crash_is_shrunk(tmp_path, capsys):
+    """Three vectors crash in a row and abandon the engine before any game: the first game is played all the same
+    (once), so the crash has a minimal game to replay; the games after it stay abandoned."""
+    report = tmp_path / "r.json"
+    command = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'crash.py'} play 5"
+    code = main(["conform", "--engine", command, "--games", "3", "--negative-games", "0", "--shrink-time", "2",
+                 "--report", str(report)])
+    capsys.readouterr()
+    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
+    assert code == 1 and [c["status"] for c in cases if c["kind"] == "vector"][:4] == ["error"] * 3 + ["abandoned"]
+    games = [c for c in cases if c["kind"] == "differential"]
+    assert [c["status"] for c in games] == ["error", "abandoned", "abandoned"]
+    assert "crashed" in games[0]["reason"] and games[0]["error"]["reproduction"]["command"]

@@ -19,6 +19,7 @@ difference instead, as quick as a campaign can be.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import random
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts_ref.engine import Capabilities, Engine, takes_seat
-from hearts_ref.engines.failures import ENGINE_ERRORS, abandoned, failure_text
+from hearts_ref.engines.failures import ENGINE_ERRORS, abandoned, failure_text, reproducing
 from hearts_ref.variants import Rules
 from hearts_ref.conformance.coverage import game_coverage
 from hearts_ref.conformance.differential import run_game
@@ -93,6 +94,14 @@ def game_decider(seed: int, kind: str, index: int, capabilities: Capabilities,
     rng = random.Random(f"hearts-ref-conform:{seed}:{kind}:{index}")
     return PolicyDecider(make_policy(policy, rng, index=number), any_direction=not capabilities.multi_round,
                          passing=capabilities.passing, engine_deals=capabilities.deals)
+
+
+def _probes(engine: Engine) -> bool:
+    """Whether the first game is played on an engine abandoned before any game (in the vectors or perft): once, so
+    that its failure has a game to shrink to a minimal one; not after timeouts, each of which costs the whole
+    timeout (there a game costs what the breaker saves)."""
+    breaker = getattr(engine, "breaker", None)
+    return abandoned(engine) is not None and getattr(breaker, "verdict", "timeout") != "timeout"
 
 
 def engine_setup_problem(capabilities: Capabilities, rules: Rules) -> str | None:
@@ -184,15 +193,17 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
         if deadline is not None and clock() > deadline:
             report.add(Case(case_id, kind, "skipped", reason=f"time limit of {time_limit:g} s reached"))
             continue
-        if abandoned(engine):   # the engine failed the same way game after game: not asked again
+        probe = done == 0 and _probes(engine)
+        if abandoned(engine) and not probe:   # the engine failed the same way game after game: not asked again
             report.add(Case(case_id, kind, "abandoned", reason=abandoned(engine)))
             continue
         began = clock()
         negative = NegativeChecks() if kind == "negative" else None
         decider = game_decider(seed, kind, i, capabilities, tuple(policies), every)
         again = functools.partial(game_decider, seed, kind, i, capabilities, tuple(policies), every)
-        run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
-                       max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline, again=again)
+        with reproducing(engine) if probe else contextlib.nullcontext():
+            run = run_game(engine, rules, decider, negative=negative, stop_at_first=stop_at_first,
+                           max_rounds=GAME_ROUND_LIMIT, clock=clock, deadline=deadline, again=again)
         report.rounds += run.rounds
         if run.game is not None:
             report.add_coverage(game_coverage(run.game, run.plays))

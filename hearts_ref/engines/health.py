@@ -72,6 +72,11 @@ class Breaker:
             self.reason = (f"abandoned after {self._count} {_PLURALS[verdict]} in a row "
                            f"(the last: {error.summary})")
 
+    @property
+    def verdict(self) -> str:
+        """The kind of failure counted last (``timeout``, ``crashed`` …), ``""`` before any."""
+        return self._verdict
+
     def check(self) -> None:
         """Raise :class:`EngineAbandoned` if the engine has been abandoned."""
         if self.reason is not None:
