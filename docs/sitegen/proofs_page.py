@@ -77,7 +77,7 @@ That is a reachable bad state of the same kind, not the same state, so the two c
 seat that is stuck, the cards already on the trick and the other hands: the state may have a card
 on the trick that the replay never plays, or another seat stuck than the replay's. A counterexample in a context
 that no round reaches, proved (the first trick with hearts broken, where no legal play of the first trick breaks
-them: :func:`properties.reach.hearts_stay_unbroken`), is marked so and is no counterexample: a claim refuted only
+them: `properties.reach.hearts_stay_unbroken`), is marked so and is no counterexample: a claim refuted only
 there is proved. One that no replay reaches and no proof rules out is marked as possibly unreachable, and a
 refutation with no reached counterexample is *unconfirmed*.
 """
