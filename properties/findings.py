@@ -17,14 +17,15 @@ from hearts_ref.variants import Rules
 from properties import statements as said
 from properties.contexts import hand_claims
 from properties.counterexamples import Counterexample, from_model
-from properties.reach import UNREACHABLE as UNREACHABLE_CONTEXT
 from properties.replay import confirm_on_engine, confirm_play as replay_play, confirm_rejection
 from properties.solving import REFUTED, Answer, Claim
 
-__all__ = ["UNREACHED", "UNREACHABLE", "confirm_stuck", "confirm_play", "judge_play", "proved_unreachable"]
+__all__ = ["UNREACHED", "UNREACHABLE", "NO_ROUND_REACHES", "confirm_stuck", "confirm_play", "judge_play",
+           "proved_unreachable"]
 
 UNREACHED = "no deal and plays reaching it were found (bounded search): this context may be unreachable"
-UNREACHABLE = ("no round reaches this context: no legal play of the first trick breaks hearts (proved by z3 on the "
+NO_ROUND_REACHES = "no round reaches"   # what the notes and details of a proof of unreachability say
+UNREACHABLE = (f"{NO_ROUND_REACHES} this context: no legal play of the first trick breaks hearts (proved by z3 on the "
                "engine's legal_plays and breaks_hearts): not a counterexample")
 
 
@@ -35,7 +36,7 @@ def confirm_stuck(session: Any, rules: Rules, example: Counterexample) -> tuple[
     replay = session.replay(rules, example.hand, example.context)
     if replay is not None and confirm_on_engine(rules, replay) is None:
         return example.with_replay(replay), True
-    if session.reach(rules, example.context)[0] == UNREACHABLE_CONTEXT:   # proved (properties.reach)
+    if session.unreachable(rules, example.context):   # proved (properties.reach)
         return example.with_notes(UNREACHABLE), False
     return example.with_notes(UNREACHED), False
 

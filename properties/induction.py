@@ -241,7 +241,7 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
     on the engine.
     """
     from properties.catalogue import INVARIANTS, expected_outcome
-    from properties.findings import confirm_stuck, proved_unreachable
+    from properties.findings import NO_ROUND_REACHES, confirm_stuck, proved_unreachable
     from properties.counterexamples import from_model
     from properties.results import ProofResult
     from properties.solving import ERROR, IMPOSSIBLE, PROVED, REFUTED, UNCONFIRMED, worst
@@ -297,7 +297,7 @@ def inductive_results(rules: Rules, session: Any, label: str) -> list:
             examples = tuple(confirmed + unreached + unreachable) if status != PROVED else ()
             detail = f"{len(refuted)} shapes without a legal play"
             if status == PROVED:   # Inv is weaker than reachability there: every such shape is one no round reaches
-                detail += " in Inv, each one no round reaches (proved)"
+                detail += f" in Inv, each one {NO_ROUND_REACHES} (proved)"
         else:
             status, detail = worst([PROVED] + [a.status for _, a in mine]), ""
         if impossible and invariant.id == "LEGAL-MOVE-EXISTS":

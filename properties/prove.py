@@ -58,6 +58,7 @@ class Session:
         self.confirm = confirm
         self._results: dict[tuple[Any, ...], tuple[str, Rules, ProofResult]] = {}
         self._replays: dict[tuple[Any, ...], Any] = {}
+        self._unbroken: dict[Rules, bool] = {}
         schemas = prove_schemas(self.prover, [3 * n for n in (3, 4, 5, 6)] + [3, 4, 5, 6])
         self.schemas_status = worst(a.status for a in schemas.values())
 
@@ -70,17 +71,16 @@ class Session:
             self._replays[key] = find_replay(rules, hand, ctx)
         return self._replays[key]
 
-    def reach(self, rules: Rules, ctx: Any) -> tuple[str, Any]:
-        """``unreachable`` when no round reaches ``ctx``, proved: the first trick with hearts broken, where no legal
-        play of the first trick breaks them (:func:`properties.reach.hearts_stay_unbroken`); else ``unknown``. Not
-        asked when the legality under test is not the engine's (the engine's own plays are what reach a context)."""
+    def unreachable(self, rules: Rules, ctx: Any) -> bool:
+        """Whether no round reaches ``ctx``, proved: the first trick with hearts broken, where no legal play of the
+        first trick breaks them (:func:`properties.reach.hearts_stay_unbroken`, asked once per rules). Never when the
+        legality under test is not the engine's (the engine's own plays are what reach a context)."""
         if self.legality is not None or not (ctx.first_trick and ctx.hearts_broken and not ctx.leading):
-            return "unknown", None
-        key = ("unbroken", rules)
-        if key not in self._replays:
+            return False
+        if rules not in self._unbroken:
             from properties.reach import hearts_stay_unbroken
-            self._replays[key] = hearts_stay_unbroken(rules, self.prover)
-        return ("unreachable" if self._replays[key] else "unknown"), None
+            self._unbroken[rules] = hearts_stay_unbroken(rules, self.prover)
+        return self._unbroken[rules]
 
     def legal_plays(self) -> Any:
         """The legality under test: the one given, else the engine's ``legal_plays`` (looked up now)."""
@@ -180,7 +180,8 @@ def _judged(invariant_id: str, rules: Rules, session: Session, label: str, expec
         status, examples = _refutation(session, invariant_id, rules, refuted)
         details.append(f"{len(refuted)} of {len(answers)} claims refuted")
         if status == PROVED:   # every refuted context is one no round reaches
-            details[-1] += " by z3 alone, in contexts no round reaches (proved): " + "; ".join(e.where for e in examples)
+            details[-1] += (f" by z3 alone, in contexts {refutations.NO_ROUND_REACHES} (proved): "
+                            + "; ".join(e.where for e in examples))
             status = worst([a.status for _, a in answers if a.status != REFUTED] + [session.schemas_status])
             examples = ()
     elif status != PROVED:

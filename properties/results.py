@@ -17,7 +17,7 @@ from typing import Any
 
 from properties.catalogue import BY_ID
 from properties.counterexamples import Counterexample
-from properties.findings import proved_unreachable
+from properties.findings import NO_ROUND_REACHES, proved_unreachable
 from properties.solving import NOT_APPLICABLE, PROVED, REFUTED
 
 __all__ = ["ProofResult", "all_match", "table", "report_renderables", "report_dict", "JSON_VERSION"]
@@ -114,7 +114,7 @@ def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str
         parts.append(Text(""))
     parts += [Text(f"{r.invariant} under {r.rules} ({r.method}): {r.status}: {r.detail}")
               for r in results if r.detail and (r.status not in (PROVED, NOT_APPLICABLE, REFUTED)
-                                                or (r.status == PROVED and "no round reaches" in r.detail
+                                                or (r.status == PROVED and NO_ROUND_REACHES in r.detail
                                                     and not r.shared_with))]
     for r in results:
         if r.witness and not r.shared_with:
@@ -155,7 +155,7 @@ def _examples_text(result: ProofResult) -> str:
     lines = [f"({result.method}) " + first.text()]
     for example in others:
         how = "reached on the engine" if example.replay else (
-            "no round reaches it (proved): not a counterexample" if proved_unreachable(example) else
+            f"{NO_ROUND_REACHES} it (proved): not a counterexample" if proved_unreachable(example) else
             "not reached by the bounded search: it may be unreachable" if example.notes else "z3 model")
         lines.append(f"  also refuted: {example.where} — {how}")
     return "\n".join(lines)

@@ -73,13 +73,17 @@ def run_vectors_step(engine_factory: Any, report: Report, shard: tuple[int, int]
             result = run_case(engine, vector)
             case = vector_case(result)
             if case.status in ("failed", "error"):   # one line that runs this vector alone on the engine
-                case.details["replay"] = (f"hearts-ref vectors run --engine "
-                                          f"{shlex.quote(report.engine.get('spec', 'SPEC'))} "
-                                          f"--case {shlex.quote(result.case_id)}")
+                case.details["replay"] = _alone(report, "vectors run", f"--case {shlex.quote(result.case_id)}")
             report.add(case)
     finally:
         if owned:
             close_engine(engine)
+
+
+def _alone(report: Report, command: str, options: str) -> str:
+    """The command line that runs one case alone on the report's engine: ``hearts-ref COMMAND --engine SPEC OPTIONS``."""
+    return f"hearts-ref {command} --engine {shlex.quote(report.engine.get('spec', 'SPEC'))}" + (
+        f" {options}" if options else "")
 
 
 def vector_case(result: Any) -> Case:
@@ -140,9 +144,8 @@ def run_perft_step(engine_factory: Any, report: Report, shard: tuple[int, int]) 
                 case = _perft_case(engine, capabilities, deal, perft_engine)
                 if case.status in ("failed", "error"):   # one line that counts this deal alone on the engine
                     depth = case.details.get("depth")
-                    case.details["replay"] = (f"hearts-ref perft {shlex.quote(name)} --engine "
-                                              f"{shlex.quote(report.engine.get('spec', 'SPEC'))}"
-                                              + (f" --depth {depth}" if depth else ""))
+                    case.details["replay"] = _alone(report, f"perft {shlex.quote(name)}",
+                                                    f"--depth {depth}" if depth else "")
                 report.add(case)
     finally:
         if owned:
