@@ -81,7 +81,8 @@ def run_vectors_step(engine_factory: Any, report: Report, shard: tuple[int, int]
 
 
 def _alone(report: Report, command: str, options: str) -> str:
-    """The command line that runs one case alone on the report's engine: ``hearts-ref COMMAND --engine SPEC OPTIONS``."""
+    """The command line that runs one case alone on the report's engine: ``hearts-ref COMMAND --engine SPEC
+    OPTIONS``."""
     return f"hearts-ref {command} --engine {shlex.quote(report.engine.get('spec', 'SPEC'))}" + (
         f" {options}" if options else "")
 
