@@ -118,6 +118,25 @@ def test_a_slow_but_correct_engine_is_judged_and_its_reply_times_reported(capsys
                  "--negative-games", "0", "--set", "max_rounds=1"]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if "engine replies:" in line)
     assert f"{replies['count']} replies" in line and "median" in line and "slowest" in line
+    assert replies["timeouts"] == 0 and "never came" not in line
+
+
+def test_replies_that_never_came_are_counted_apart_from_the_reply_times(capsys, tmp_path):
+    # The engine stops answering at its fifth play: each game waits out the timeout once (and each replay of the
+    # finding once more). Those waits are not reply times: the slowest stays far below the timeout.
+    report = tmp_path / "report.json"
+    code = main(["conform", "--engine", engine_command("hang.py", "play", "5"), "--games", "2", "--negative-games", "0",
+                 "--no-vectors", "--timeout", "0.3", "--abandon-after", "0", "--shrink-time", "0",
+                 "--report", str(report)])
+    out = capsys.readouterr().out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    replies = data["engine"]["replies"]
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    assert code == 1 and [c["status"] for c in data["cases"]] == ["error"] * 2
+    assert replies["timeouts"] >= 2 and replies["timeout"] == 0.3
+    assert replies["slowest"] < 0.3 and sum(replies["bins"].values()) == replies["count"] > 0
+    line = next(line for line in out.splitlines() if "engine replies:" in line)
+    assert line.endswith(f"; {replies['timeouts']} more never came (timeouts of 300 ms)")
 
 
 # A run stopped by a signal -------------------------------------------------------------------------

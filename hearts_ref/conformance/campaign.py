@@ -112,7 +112,7 @@ def _run_one(campaign: Campaign, engine: Engine, shard: tuple[int, int], progres
 
 def _add_reply_times(report: Report, engine: Engine) -> None:
     replies = getattr(engine, "replies", None)
-    if isinstance(replies, ReplyTimes) and replies.count:
+    if isinstance(replies, ReplyTimes) and (replies.count or replies.timeouts):
         report.engine["replies"] = replies.to_dict()
 
 

@@ -201,7 +201,7 @@ def _engine_health(report: Report) -> list[str]:
     """The summary's lines on the engine program itself: how fast it answered, and whether it was abandoned."""
     lines = []
     replies = report.engine.get("replies")
-    if isinstance(replies, dict) and replies.get("count"):
+    if isinstance(replies, dict) and (replies.get("count") or replies.get("timeouts")):
         lines.append(f"  engine replies: {ReplyTimes.from_dict(replies).describe()}")
     abandoned = [case for case in report.cases if case.status == "abandoned"]
     if abandoned:

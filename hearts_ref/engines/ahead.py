@@ -18,7 +18,7 @@ from typing import Any
 
 from hearts_ref.engine import EngineRejection
 from hearts_ref.engines.channel import Command, move_command
-from hearts_ref.engines.failures import EngineFailure
+from hearts_ref.engines.failures import EngineFailure, EngineTimeout
 from hearts_ref.engines.replies import Step
 from hearts_ref.protocol import step_from_line
 
@@ -132,6 +132,8 @@ class MovesAhead:
         except EngineFailure as error:   # (the engine is killed): the replies read, then the failure
             self._replay = self._replayed(read, error)
             _timed(channel, waits)
+            if isinstance(error, EngineTimeout):   # a reply that never came: counted apart from the times
+                channel.times.timed_out(timeout)
             return False
         finally:
             if read:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from hearts_ref.engines.failures import EngineProtocolError
+from hearts_ref.engines.failures import EngineProtocolError, EngineTimeout
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.engines.process import EngineProcess
 from hearts_ref.engines.replies import Step, read_reply
@@ -91,7 +91,12 @@ class Channel:
         clock = time.perf_counter
         sent = clock()
         while seq < end:
-            lines = process.read_lines(timeout, _what(commands[seq - first][0], seq), end - seq)
+            try:
+                lines = process.read_lines(timeout, _what(commands[seq - first][0], seq), end - seq)
+            except EngineTimeout:
+                if timed:   # a reply that never came: counted apart from the times
+                    self.times.timed_out(timeout)
+                raise
             add(clock() - sent, len(lines))
             for line in lines:
                 self.line = line

@@ -95,7 +95,8 @@ class Breaker:
 
 
 class ReplyTimes:
-    """How long an engine's replies took: count, total, slowest, and a histogram with 20 bins a decade."""
+    """How long an engine's replies took: count, total, slowest, and a histogram with 20 bins a decade; and the
+    replies that never came (``timeouts``: the wait reached the timeout), which the times leave out."""
 
     BINS_PER_DECADE = 20
 
@@ -104,6 +105,8 @@ class ReplyTimes:
         self.seconds = 0.0
         self.slowest = 0.0
         self.bins: Counter[int] = Counter()   # bin k holds the times in (10**((k-1)/20), 10**(k/20)]
+        self.timeouts = 0
+        self.timeout = 0.0   # the longest of the timeouts they reached
 
     def add(self, seconds: float) -> None:
         self.count += 1
@@ -118,6 +121,11 @@ class ReplyTimes:
         if replies > 1:
             self.count += replies - 1
             self.bins[_NO_WAIT_BIN] += replies - 1
+
+    def timed_out(self, timeout: float) -> None:
+        """A reply that did not come within ``timeout`` seconds: counted apart, not as a time."""
+        self.timeouts += 1
+        self.timeout = max(self.timeout, timeout)
 
     def quantile(self, q: float) -> float:
         """Return the upper bound of the bin that holds the ``q`` quantile (within 12 %), at most the slowest."""
@@ -135,11 +143,14 @@ class ReplyTimes:
         self.seconds += other.seconds
         self.slowest = max(self.slowest, other.slowest)
         self.bins.update(other.bins)
+        self.timeouts += other.timeouts
+        self.timeout = max(self.timeout, other.timeout)
 
     def to_dict(self) -> dict[str, Any]:
         return {"count": self.count, "seconds": round(self.seconds, 6), "median": round(self.quantile(0.5), 6),
                 "p95": round(self.quantile(0.95), 6), "slowest": round(self.slowest, 6),
-                "bins": {str(k): n for k, n in sorted(self.bins.items())}}
+                "bins": {str(k): n for k, n in sorted(self.bins.items())}, "timeouts": self.timeouts,
+                "timeout": self.timeout}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReplyTimes:
@@ -147,12 +158,26 @@ class ReplyTimes:
         times.count, times.seconds = int(data.get("count", 0)), float(data.get("seconds", 0.0))
         times.slowest = float(data.get("slowest", 0.0))
         times.bins = Counter({int(k): int(n) for k, n in dict(data.get("bins", {})).items()})
+        times.timeouts, times.timeout = int(data.get("timeouts", 0)), float(data.get("timeout", 0.0))
         return times
 
     def describe(self) -> str:
-        """One line: how many replies, the median, the 95th percentile and the slowest."""
-        return (f"{self.count} replies in {self.seconds:.1f} s: median {_duration(self.quantile(0.5))}, "
-                f"95% within {_duration(self.quantile(0.95))}, slowest {_duration(self.slowest)}")
+        """One line: how many replies, the median, the 95th percentile and the slowest; the replies that never came.
+
+        >>> times = ReplyTimes()
+        >>> times.add(0.004); times.timed_out(1.0); times.timed_out(1.0)
+        >>> print(times.describe())
+        1 reply in 0.0 s: median 4.0 ms, 95% within 4.0 ms, slowest 4.0 ms; 2 more never came (timeouts of 1.00 s)
+        """
+        line = (f"{self.count} {'reply' if self.count == 1 else 'replies'} in {self.seconds:.1f} s: "
+                f"median {_duration(self.quantile(0.5))}, 95% within {_duration(self.quantile(0.95))}, "
+                f"slowest {_duration(self.slowest)}")
+        if not self.count:
+            line = "no reply came"
+        if self.timeouts:
+            line += (f"; {self.timeouts} {'more ' if self.count else ''}never came "
+                     f"(timeout{'s' if self.timeouts > 1 else ''} of {_duration(self.timeout)})")
+        return line
 
 
 def _bin(seconds: float) -> int:
