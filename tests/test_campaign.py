@@ -312,3 +312,15 @@ def test_a_run_stopped_before_its_first_case_says_nothing_was_judged():
     assert "verdict: NOTHING JUDGED" in text and "PASS" not in text and "situations played through" not in text
     report.cases.append(Case("vector/x", "vector", "passed"))
     assert "verdict: PASS (of an incomplete run)" in console_summary(report)
+
+
+def test_a_run_without_games_counts_no_rounds_but_says_so(capsys):
+    # Only the vectors and the perft deals ran: "(0 rounds, …)" would read as games that played nothing.
+    assert main(["conform", "--engine", "reference", "--games", "0"]) == 0
+    counts = next(line for line in capsys.readouterr().out.splitlines() if " cases: " in line)
+    assert counts.endswith(", no game played)") and "rounds" not in counts
+    from hearts_ref.conformance.summary import console_summary
+    from tests.engines.buggy import QueenBreaksHearts
+    report = run_conformance(QueenBreaksHearts, Rules(), games=1, seed=0, vectors=False, shrink_budget=0)
+    counts = next(line for line in console_summary(report).splitlines() if " cases: " in line)
+    assert f"({report.rounds} rounds, " in counts and report.rounds > 0

@@ -57,7 +57,8 @@ def summary_renderables(report: Report) -> list[Any]:
              f"  rules: {changes}; "
              f"seed {report.seed}; shards {' '.join(f'{a}/{b}' for a, b in report.shards)}",
              f"  {summary['total']} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
-             + f"  ({summary['rounds']} rounds, {report.seconds:.1f} s)"]
+             + (f"  ({summary['rounds']} rounds, {report.seconds:.1f} s)" if _games(report) else
+                f"  ({report.seconds:.1f} s, no game played)")]
     kinds: dict[str, dict[str, int]] = {}
     for case in report.cases:
         kinds.setdefault(case.kind, {}).setdefault(case.status, 0)
@@ -195,6 +196,11 @@ def _reproductions(case: Case) -> list[dict[str, Any]]:
     if not found and "reproduction" in case.details:
         found = [case.details["reproduction"]]
     return found
+
+
+def _games(report: Report) -> bool:
+    """Whether any case of the run is a game (differential or negative): else it has no rounds to count."""
+    return any(case.kind in ("differential", "negative") for case in report.cases)
 
 
 def _engine_health(report: Report) -> list[str]:
