@@ -26,6 +26,19 @@ OTHERS = [(engine, rule, ()) for engine, rule in TURNS.items()] + [
     (engine, rule, ("--set", "players=6") if rule == "DECK-REMOVED" else ()) for engine, rule in DEALING.items()]
 
 
+# The other rule a finding of these bugs may name first, in a position that rule's bug would show the same:
+# - a leader void in the suit just led may play anything, hearts too: a stale lead context (LEAD-WINNER) or
+#   hearts led before they are broken (LEAD-HEARTS) give the same legal set;
+# - the queen played into a trick and hearts not yet broken: BREAK-QUEEN broken at that moment, whatever the engine
+#   does with a discarded heart (BREAK-DISCARD) at the trick's end;
+# - the dealer leads with 4C in a six-player deal: the dealer leading (DEAL-DEALER) or 3C removed with 2C
+#   (DECK-REMOVED, the reading named first there: the deal is that vector's).
+# Anything else named first is a symptom of the bug named as a cause (a refusal judged on hands the engine passed
+# another way, say), and fails.
+AMBIGUOUS = {"StaleLeadContext": ("LEAD-HEARTS",), "BrokenAtTrickEnd": ("BREAK-QUEEN",),
+             "DealerLeads": ("DECK-REMOVED",)}
+
+
 def _conform(capsys, *argv: str) -> tuple[int, dict]:
     code = main(["conform", *argv, "--shrink-time", "0", "--json"])
     return code, json.loads(capsys.readouterr().out)
@@ -45,7 +58,7 @@ def test_a_planted_bug_is_found_and_the_first_rule_named_is_its_rule(engine, rul
     assert report["summary"]["counts"]["error"] == 0   # a bug in the rules is a finding, not an engine failure
     assert report["summary"]["counts"]["flaky"] == 0   # it fails the same way on every replay
     named = {f["rule_id"] for f in findings}
-    assert rule_id in named and len(named) <= 2, findings   # at most one other reading of an ambiguous position
+    assert named <= {rule_id, *AMBIGUOUS.get(engine.__name__, ())}, findings   # no symptom named as a cause
 
 
 @pytest.mark.parametrize("engine, rule_id, rules", OTHERS, ids=[engine.__name__ for engine, _, _ in OTHERS])

@@ -64,14 +64,12 @@ from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observatio
 from hearts_ref.conformance.link import link_for
 from hearts_ref.conformance.quick import AGAIN, takes_rounds, whole_round
 from hearts_ref.conformance.script import Decider
-from hearts_ref.conformance.verdicts import FIRST, Verdicts
+from hearts_ref.conformance.verdicts import FIRST, HANDS_ASTRAY, Verdicts
 
 __all__ = ["Deviation", "GameRun", "Decider", "run_game", "expected_observation"]
 
 expected_observation = reference_observation   # the reference's observation of a game (and its round)
 
-# Findings after which the engine's hands are no longer the reference's for the rest of the round.
-_HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
 _PASS_TRIES = 3   # passes offered to a seat whose engine refuses legal ones
 
 
@@ -339,7 +337,7 @@ class _Table(Verdicts):
             found = tuple(f.rule_ids[0] for f in self.findings if f.kind == "legal-set" and f.rule_ids)
             finding = judge_legal(state, mask, broken, self.step + 1, _where(state, None, self.number), found)
             if finding is not None:
-                if finding.rule_ids[0] in _HANDS_ASTRAY:
+                if finding.rule_ids[0] in HANDS_ASTRAY:
                     self.hands_known = False
                 signature = finding.signature()   # could a stale lead context (LEAD-WINNER) explain it?
                 self.stale[signature] = self.stale.get(signature, True) and bool(stale_lead(state, mask, broken))

@@ -15,6 +15,7 @@ methods read ``self.game``, ``self.state``, ``self.link``, ``self.rules``, ``sel
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -25,9 +26,12 @@ from hearts_ref.conformance.diagnose import StepFacts
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.judge import diverged, judge_observation
 
-__all__ = ["Verdicts", "FIRST"]
+__all__ = ["Verdicts", "FIRST", "HANDS_ASTRAY"]
 
 FIRST = "the first finding"   # why a ``stop_at_first`` game ended: not a stop worth reporting
+# Findings after which the engine's hands are no longer the reference's for the rest of the round: what it then
+# allows or refuses is no evidence of a rule of play (it judges other hands), and is not judged.
+HANDS_ASTRAY = ("PASS-CYCLE", "PASS-SIMULTANEOUS", "DEAL-HANDS")
 
 
 class Verdicts:
@@ -82,10 +86,16 @@ class Verdicts:
             found = checks()
         except EngineUnsupported as error:
             return self.declined(error)
+        astray: tuple[str, ...] = ()
         for finding in found:
             if finding.is_error:
                 self.error = finding
                 return "engine failure"
+            if astray and finding.rule_ids[:1] != astray:   # judged on hands gone astray: put down to the cause
+                finding = dataclasses.replace(finding, rule_ids=astray + tuple(r for r in finding.rule_ids
+                                                                                 if r not in astray))
+            elif finding.rule_ids and finding.rule_ids[0] in HANDS_ASTRAY:
+                astray, self.hands_known = finding.rule_ids[:1], False   # (no more checks this round)
             stopped = self.record(finding)
             if stopped:
                 return stopped
