@@ -218,8 +218,8 @@ def test_the_proofs_page_draws_a_recorded_run(tmp_path, monkeypatch):
     links = proofs_page.proofs_by_rule()
     text, target, pieces = next(item for item in links["FIRST-EXCEPTION"] if item[0] == "LEGAL-MOVE-EXISTS")
     assert target == "proofs.md#LEGAL-MOVE-EXISTS" and "" not in links
-    assert "".join(words for words, _ in pieces) == ("proved under seed000; refuted under seed001 "
-                                                     "(counterexample on the proofs page)")
+    assert "".join(words for words, _ in pieces) == ("proved under seed000; refuted under seed001, as their "
+                                                     "rules expect (counterexample on the proofs page)")
     assert ("counterexample on the proofs page", "proofs.md#cx-legal-move-exists-seed001-context") in pieces
     assert '<div class="hr-counterexample" id="cx-legal-move-exists-seed001-context" markdown>' in page
 
@@ -244,7 +244,7 @@ def test_a_rule_page_gives_the_outcome_of_each_proof_with_a_link(site):
     section = _rule_section(site, "FIRST-NO-POINTS")
     proofs = section[section.index("Proofs."):section.index("Vectors.")]
     assert re.search(r"LEGAL-MOVE-EXISTS: proved under seed000, seed002, seed004, openspiel; refuted under "
-                     r"seed001, seed003 \(counterexample on the proofs page\)", proofs), proofs
+                     r"seed001, seed003, as their rules expect \(counterexample on the proofs page\)", proofs), proofs
     page = (site / "rules" / "04-following" / "index.html").read_text(encoding="utf-8")
     assert 'href="../../proofs/#cx-first-trick-no-deadlock-seed001-context"' in page
     assert 'href="../../proofs/#FIRST-TRICK-NO-DEADLOCK"' in page

@@ -367,17 +367,20 @@ def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
     ...                               ("seed001", "inductive", "refuted", "refuted", [{}]),
     ...                               ("seed002", "context", "proved", "refuted", [])]]
     >>> print("".join(words for words, _ in outcome(rows)))
-    proved under seed000, seed002 (expected refuted under seed002); refuted under seed001 (counterexample on the proofs page)
+    proved under seed000, seed002 (expected refuted under seed002); refuted under seed001, as their rules expect (counterexample on the proofs page)
     >>> outcome(rows)[-2][1]
     'proofs.md#cx-x-seed001-context'
     """
     by_preset: dict[str, dict[str, str]] = {}
     unexpected: dict[str, str] = {}
+    foreseen: set[str] = set()   # presets whose outcome is the expected one
     for r in results:
         by_preset.setdefault(r["preset"], {})[r["method"]] = r["status"]
         expected = r.get("expected")
         if expected and expected != "n/a" and str(expected).lower() != r["status"]:
             unexpected.setdefault(r["preset"], str(expected))
+        elif str(expected).lower() == r["status"]:
+            foreseen.add(r["preset"])
     groups: dict[str, list[str]] = {}
     for preset, methods in by_preset.items():
         statuses = set(methods.values())
@@ -392,6 +395,8 @@ def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         odd = [f"expected {unexpected[p]} under {p}" for p in presets if p in unexpected]
         if odd:
             pieces.append((f" ({'; '.join(odd)})", None))
+        elif label == "refuted" and foreseen.issuperset(presets):   # a refutation these rules are known to allow
+            pieces.append((", as their rules expect", None))
         shown = next((r for r in results if r["preset"] in presets and r["counterexamples"]), None)
         if shown is not None:
             target = "proofs.md#" + counterexample_anchor(shown["invariant"], shown["preset"], shown["method"])
