@@ -494,6 +494,7 @@ def test_the_merge_of_a_run_whose_engine_could_not_start_exits_and_reads_as_that
     assert out.startswith(f"hearts-ref conform: {banner}\n")   # no "?" for the name it never told
     assert out.count("could not be started") == 1   # the skipped steps in one line
     assert "verdict: ENGINE NOT STARTED: protocol-error: bad reply to 'hello' (seq 0): not JSON" in out
+    assert "write a banner or log lines to stderr" in out   # the likely cause of a first line not JSON
 
 
 def test_no_differential_games_asked_for_means_no_negative_games_by_default():

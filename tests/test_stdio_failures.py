@@ -133,6 +133,7 @@ def test_protocol_errors_name_the_problem_and_quote_the_offending_line(script, m
     assert failure.verdict == "protocol-error"
     assert message in str(failure), str(failure)
     assert line in failure.line, failure.line
+    assert "banner" not in str(failure)   # the hint about a banner only for the reply to hello
     assert_gone(pid)
 
 

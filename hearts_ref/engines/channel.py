@@ -28,6 +28,8 @@ from hearts_ref.protocol import CARD_TEXT, WireError, cards_to_wire, encode_comm
 __all__ = ["Channel", "Command", "move_command"]
 
 Command = tuple[str, dict[str, Any]]   # a command's name and its fields (all but "seq" and "cmd")
+# The first reply not JSON: most often a banner or a log line, which belongs on stderr.
+_BANNER_HINT = " (stdout carries the protocol's replies and nothing else: write a banner or log lines to stderr)"
 
 
 def move_command(kind: str, move: Any, *, seated: bool = False) -> Command:
@@ -115,7 +117,8 @@ class Channel:
         try:
             outcome = read_reply(line, seq, what, steps=steps)
         except WireError as error:
-            raise self.broken(f"bad reply to {what}: {error}") from None
+            hint = _BANNER_HINT if seq == 0 and str(error).startswith("not JSON") else ""
+            raise self.broken(f"bad reply to {what}: {error}{hint}") from None
         if isinstance(outcome, EngineProtocolError) and not bad_requests:
             raise self.broken(outcome.summary)
         return outcome
