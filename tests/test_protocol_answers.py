@@ -82,6 +82,16 @@ class DealsAfterTheEnd(ReferenceEngine):
         super().start_round(hands, direction)
 
 
+class PlaysAnyDeal(ReferenceEngine):
+    """Takes whatever hands it is dealt: it checks nothing of the deal."""
+    def start_round(self, hands, direction):
+        try:
+            super().start_round(hands, direction)
+        except EngineRejection as refusal:
+            if not str(refusal).startswith(("DEAL-HANDS:", "DECK-REMOVED:")):
+                raise
+
+
 class CitesFollowVoidFirst(ReferenceEngine):
     def play(self, card):
         try:
@@ -99,6 +109,8 @@ class CitesFollowVoidFirst(ReferenceEngine):
     (DealsMidRound, "deal-hands.deal-during-a-round-rejected"),
     (DealsAfterTheEnd, "end-threshold.no-deal-after-the-end"),
     (CitesFollowVoidFirst, "first-no-points.before-follow-void"),
+    (PlaysAnyDeal, "deal-hands.short-hand-rejected"), (PlaysAnyDeal, "deal-hands.card-dealt-twice-rejected"),
+    (PlaysAnyDeal, "deck-removed.two-of-clubs-dealt-to-three"),
 ])
 def test_the_vector_named_for_a_point_fails_an_engine_that_gets_it_wrong(engine, case_id):
     assert f"`{case_id}`" in PROTOCOL
