@@ -272,7 +272,7 @@ def test_a_deadlock_shown_as_the_game_over_names_the_deadlocks_rule_first_not_th
     report = run_differential(_OverAtADeadlock, Rules.preset("seed001"), 40, 1, shrink_budget=SHRINK)
     failed = [case for case in report.cases if case.status == "failed"]
     assert failed and all(case.rule_ids[0] == "FIRST-NO-POINTS" for case in failed), [c.rule_ids for c in failed]
-    assert failed[0].reason == "game_over: expected False, engine True"
+    assert failed[0].reason == "game_over: expected false, engine true"
 
 
 class _BrokenPastTheRound(ReferenceEngine):

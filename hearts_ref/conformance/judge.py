@@ -23,6 +23,8 @@ True
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 from hearts_ref.cards import CARDS, suit_of
@@ -126,9 +128,16 @@ def describe(differences: tuple[Difference, ...]) -> str:
 
 
 def _shown(value: Any) -> Any:
-    """A value in words: an empty card set (no legal play) as ``(none)``, not as nothing."""
+    """A value in words: an empty card set (no legal play) as ``(none)``, not as nothing; true, false, null and lists
+    as the protocol writes them (JSON), not as Python would.
+
+    >>> _shown(True), _shown(None), _shown(("2C", "3C")), _shown((0, 13)), _shown("play")
+    ('true', 'null', '["2C", "3C"]', '[0, 13]', 'play')
+    """
     text = plain(value)
-    return "(none)" if text == "" else text
+    if text == "":
+        return "(none)"
+    return text if isinstance(text, str) else json.dumps(text)
 
 
 def judge_observation(facts: StepFacts, reference: Observation, actual: Observation, step: int,

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import json
+
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,10 +82,15 @@ def unaccounted(cases: Sequence[Case], results: Sequence[CaseResult]) -> list[st
 
 
 def _show(value: Any) -> str:
-    """A value as the findings of the games show it: a card set in brackets, a tuple as a list."""
+    """A value as the findings of the games show it: a card set in brackets, the rest as the protocol writes it
+    (JSON: a tuple as a list, true, false, null).
+
+    >>> _show(False), _show("rejected by DEAL-HANDS"), _show((0, 13))
+    ('false', '"rejected by DEAL-HANDS"', '[0, 13]')
+    """
     if isinstance(value, CardSet):
         return f"[{value}]"
-    return repr(_plain(value))
+    return json.dumps(_plain(value), ensure_ascii=False)
 
 
 def _plain(value: Any) -> Any:
