@@ -324,3 +324,16 @@ def test_a_run_without_games_counts_no_rounds_but_says_so(capsys):
     report = run_conformance(QueenBreaksHearts, Rules(), games=1, seed=0, vectors=False, shrink_budget=0)
     counts = next(line for line in console_summary(report).splitlines() if " cases: " in line)
     assert f"({report.rounds} rounds, " in counts and report.rounds > 0
+
+
+@pytest.mark.parametrize("engine, why", [
+    ("tests.engines.python_engines:CitesTheWrongRule", "check(s) bad: see the rule table's 'checks bad'"),
+    ("tests.engines.planted:BrokenAtTrickEnd", "no illegal move offered was taken: they failed by findings a "
+                                               "differential game makes too"),
+])
+def test_the_console_says_why_the_games_of_negative_checks_failed(engine, why, capsys):
+    """By their checks (an engine that cites the wrong rule in every refusal), or by what their moves show (hearts
+    broken late, every refusal right): not a bare count that reads as illegal moves taken."""
+    assert main(["conform", "--engine", f"python:{engine}", "--games", "8", "--shrink-time", "0"]) == 1
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  negatives:"))
+    assert " failed (" in line and why in line, line

@@ -64,7 +64,8 @@ def summary_renderables(report: Report) -> list[Any]:
         kinds.setdefault(case.kind, {}).setdefault(case.status, 0)
         kinds[case.kind][case.status] += 1
     for kind, by_status in kinds.items():
-        lines.append(f"  {kind + 's:':<14} " + ", ".join(f"{n} {s}" for s, n in by_status.items()))
+        lines.append(f"  {kind + 's:':<14} " + ", ".join(f"{n} {s}" for s, n in by_status.items())
+                     + (_negatives_why(report) if kind == "negative" and by_status.get("failed") else ""))
     skipped: dict[str, list[str]] = {}   # the steps skipped, by reason: one line for the steps of one reason
     for step, state in report.steps.items():
         if state.get("status") == "skipped":
@@ -196,6 +197,15 @@ def _reproductions(case: Case) -> list[dict[str, Any]]:
     if not found and "reproduction" in case.details:
         found = [case.details["reproduction"]]
     return found
+
+
+def _negatives_why(report: Report) -> str:
+    """Why the games of negative checks failed: by their checks (an illegal move taken, or refused citing a rule that
+    does not forbid it), or only by what the game's moves show, as a differential game fails."""
+    bad = sum(tally[1] for tally in report.checks.values())
+    if bad:
+        return f" ({bad} check(s) bad: see the rule table's 'checks bad')"
+    return " (no illegal move offered was taken: they failed by findings a differential game makes too)"
 
 
 def _games(report: Report) -> bool:
