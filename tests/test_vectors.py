@@ -21,6 +21,7 @@ from hearts_ref.conformance.vectors import run_case, run_vectors, summarize, una
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = load_vectors()
+CASES_BY_ID = {case.id: case for case in SUITE}
 BY_ID = {case.id: case for case in SUITE}
 
 
@@ -252,11 +253,26 @@ def test_vectors_run_cli_reports_and_exits_by_outcome():
     bad = run_cli("vectors", "run", "--engine", "tests.test_vectors:QueenBreaksEngine", "--case", "break-queen")
     assert bad.returncode == 1
     assert "failed          break-queen.queen-does-not-break: round 1, step 6" in bad.stdout
-    assert "BREAK-QUEEN" in bad.stdout
+    assert "BREAK-QUEEN" in bad.stdout and "  case: " not in bad.stdout   # the deal drawn for a case run alone
     data = json.loads(run_cli("vectors", "run", "--json", "--case", "score-moon").stdout)
     assert data["summary"]["passed"] == 4 and data["unaccounted"] == []
     nosuch = run_cli("vectors", "run", "--engine", "nosuch:Engine")
     assert nosuch.returncode == 2 and "nosuch" in nosuch.stderr and "Traceback" not in nosuch.stderr
+
+
+def test_a_case_run_alone_that_fails_shows_its_deal_and_its_steps_up_to_the_failure():
+    one = run_cli("vectors", "run", "--engine", "tests.test_vectors:QueenBreaksEngine", "--case",
+                  "break-queen.queen-does-not-break")
+    assert one.returncode == 1
+    shown = one.stdout.splitlines()
+    start = next(k for k, line in enumerate(shown) if line.startswith("  case: "))
+    case = CASES_BY_ID["break-queen.queen-does-not-break"]
+    assert shown[start] == f"  case: {case.description}" and shown[start + 1].endswith("05-hearts.json")
+    assert shown[start + 3:start + 7] == [f"    seat {seat}: {hand} (13 cards)" for seat, hand in
+                                          enumerate(case.rounds[0].hands)]
+    steps = shown[start + 7:start + 13]
+    assert steps[0] == f"    step 1: {case.rounds[0].steps[0].text()}" and len(steps) == 6
+    assert steps[-1].endswith("<-- the failure") and not any("<--" in line for line in steps[:-1])
 
 
 # The same engine SPEC as conform and serve: an object, a class or a factory in process, a stdio

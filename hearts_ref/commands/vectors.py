@@ -20,6 +20,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from hearts_ref.console import ProgressDisplay, printable
 from hearts_ref.engines.load import SPEC_HELP, opened_engine
@@ -83,6 +84,26 @@ def _line(result: CaseResult) -> str:
     return printable(f"{result.status:<15} {result.case_id}" + (f": {detail}" if detail else ""))
 
 
+def _case_shown(case: Any, result: CaseResult) -> list[str]:
+    """What a failed case sent, to read beside its failure when it is run alone: its description and file, and the
+    round that failed, its deal by seat and its steps up to the failing one."""
+    lines = [f"  case: {case.description}"]
+    if result.file:
+        path = Path(result.file)
+        lines.append(f"  from: {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
+    number = result.failure.round if result.failure is not None else 1
+    if not 1 <= number <= len(case.rounds):
+        return lines
+    played = case.rounds[number - 1]
+    lines.append(f"  round {number} (dealer {played.dealer}, pass {played.direction}), dealt:")
+    lines += [f"    seat {seat}: {hand} ({len(hand)} cards)" for seat, hand in enumerate(played.hands)]
+    last = result.failure.step if result.failure is not None and result.failure.step is not None else -1
+    for index, step in enumerate(played.steps[:last + 1]):
+        refused = f" (to be refused: {step.rejected_by})" if step.rejected_by is not None else ""
+        lines.append(f"    step {index + 1}: {step.text()}{refused}" + ("   <-- the failure" if index == last else ""))
+    return [printable(line) for line in lines]
+
+
 def _check_case_texts(texts: list[str], ids: list[str]) -> None:
     """Raise :class:`HeartsError` for a ``--case`` TEXT that no case ID contains, with the IDs closest to it."""
     for text in texts:
@@ -114,9 +135,12 @@ def _run(args: argparse.Namespace) -> int:
                           "summary": counts, "unaccounted": missing, "seconds": round(elapsed, 3),
                           "results": [r.to_dict() for r in results]}, indent=1, ensure_ascii=False))
     else:
+        by_id = {case.id: case for case in cases}
         for result in results:
             if args.verbose or result.status != "passed":
                 print(_line(result))
+            if len(cases) == 1 and result.status in ("failed", "error") and result.case_id in by_id:
+                print("\n".join(_case_shown(by_id[result.case_id], result)))   # a case replayed alone
         for case_id in missing:
             print(f"unaccounted     {case_id}")
         steps = sum(c.steps for c in cases)
