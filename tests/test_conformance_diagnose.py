@@ -14,7 +14,9 @@ from hearts_ref.cards import CARDS, Card
 from hearts_ref.conformance.diagnose import (
     StepFacts, accepted_pass_rules, in_rule_order, legal_rules, observation_rules, opening_rules,
 )
-from hearts_ref.conformance.findings import Difference
+from hearts_ref.conformance.astray import citation_readings
+from hearts_ref.conformance.findings import Deviation, Difference
+from hearts_ref.conformance.verdicts import Verdicts
 from hearts_ref.conformance.judge import engine_relative, judge_observation, reference_observation
 from hearts_ref.engine import Observation
 from hearts_ref.game import Game, RoundResult
@@ -111,6 +113,50 @@ def test_pass_simultaneous_a_pass_of_a_card_received_before_every_seat_chose():
     assert accepted_pass_rules(state, 1, mask("2C 3C 4C")) == ("PASS-SIMULTANEOUS", "PASS-COUNT")
     assert accepted_pass_rules(state, 1, mask("3C 4C")) == ("PASS-COUNT",)
     assert accepted_pass_rules(state, 0, mask("3D 4D 5D")) == ("PASS-SIMULTANEOUS",)   # chose twice
+
+
+def _passed(direction: str):
+    """Seat 0 passes QD JD 10D, seat 1 (who holds the 2C) 3C 4C 5C, the others three low cards: the first lead."""
+    rules = Rules()
+    state = start_round(rules, complete_deal(rules, {0: "QD JD 10D", 1: "2C 3C 4C 5C", 2: "2D 3D 4D",
+                                                    3: "5D 6D 7D"}), direction=direction)
+    for seat, cards in enumerate(("QD JD 10D", "3C 4C 5C", "2D 3D 4D", "5D 6D 7D") if state.passing else ()):
+        state = state.choose_pass(seat, CardSet.parse(cards))
+    return state
+
+
+def test_pass_cycle_a_citation_that_only_the_cards_passed_another_way_explain():
+    """Passed right, seat 0's QD went to seat 3; an engine that passed left has it in seat 1's hand, and refuses
+    it there as a lead other than the 2C (LEAD-OPEN), not as a card seat 1 does not hold (TRICK-ORDER)."""
+    state = _passed("right")
+    assert state.to_play == 1 and not state.hands[1] & mask("QD")
+    assert citation_readings(state, card("QD"), "LEAD-OPEN", mask("2C")) == ("PASS-CYCLE",)
+    assert citation_readings(state, card("QD"), "TRICK-ORDER", mask("2C")) == ()   # what the reference says
+    assert citation_readings(state, card("KS"), "LEAD-OPEN", mask("2C")) == ()     # no pass gives seat 1 the KS
+    # the 3C seat 1 passed: a hand that kept it (PASS-SIMULTANEOUS), or passed no cards at all (PASS-CYCLE, none)
+    assert citation_readings(state, card("3C"), "LEAD-OPEN", mask("2C")) == ("PASS-CYCLE", "PASS-SIMULTANEOUS")
+    assert citation_readings(state, card("QD"), "LEAD-OPEN", mask("2C 6D")) == ()  # not the legal set it shows
+    assert citation_readings(_passed("none"), card("KS"), "LEAD-OPEN", mask("2C")) == ()
+
+
+def test_a_refusal_is_put_down_to_hands_astray_only_when_its_round_shows_them():
+    """The refusal's round shows the hands astray (a legal set of the hand passed another way): it is put down to
+    PASS-CYCLE, and kept once with the like finding; in another round, or with no such finding, it keeps its
+    rules."""
+    def refusal(number: int, card_text: str = "QD") -> Deviation:
+        return Deviation("wrong-rule", ("TRICK-ORDER", "LEAD-OPEN"), 10 * number, {"round": number, "seat": 1,
+                         "card": card_text}, message="refused citing LEAD-OPEN", explained_by=("PASS-CYCLE",))
+
+    verdicts = Verdicts()
+    verdicts.record(refusal(1))
+    verdicts.record(refusal(2, "3C"))
+    assert [f.rule_ids[0] for f in verdicts.findings] == ["TRICK-ORDER"]   # once per kind and rule
+    verdicts.findings.append(refusal(2, "3C"))                                # (as if kept apart)
+    verdicts.record(Deviation("legal-set", ("PASS-CYCLE",), 25, {"round": 2}))
+    first, second, astray = verdicts.findings
+    assert first.rule_ids == ("TRICK-ORDER", "LEAD-OPEN") and first.round == 1
+    assert second.rule_ids == ("PASS-CYCLE", "TRICK-ORDER", "LEAD-OPEN") and not second.explained_by
+    assert second.message.endswith("in the engine's hands seat 1 holds 3C") and astray.kind == "legal-set"
 
 
 def _game_after_round(tricks: list[tuple[int, str]]) -> Game:

@@ -17,7 +17,9 @@ from hearts_ref.conformance.differential import run_game
 from hearts_ref.conformance.decider import PolicyDecider
 from hearts_ref.conformance.policies import RANDOM_POLICIES, make_policy
 from hearts_ref.conformance.report import Report, junit_xml
-from hearts_ref.conformance.runner import replay_case, run_conformance, run_differential
+from hearts_ref.conformance.negative import NegativeChecks
+from hearts_ref.conformance.runner import game_decider, replay_case, run_conformance, run_differential
+from hearts_ref.conformance.targeted import targeted_every
 from hearts_ref.conformance.script import decode_case
 from hearts_ref.conformance.suite_steps import run_perft_step
 from hearts_ref.engine import EngineRejection, ReferenceEngine
@@ -90,6 +92,27 @@ def test_each_finding_of_a_single_bug_is_reproduced_as_its_games_first_differenc
     assert repro["first_difference"] and repro["rounds"] == 1 and "finding" not in repro["case"]
     _, again = replay_case(planted.BrokenAtTrickEnd(), decode_case(repro["token"]))
     assert again.deviation.signature() == ("observation", "BREAK-DISCARD") and len(again.findings) == 1
+
+
+def test_pass_cycle_a_refusal_the_hands_passed_another_way_explain_is_put_down_to_it_in_game_and_replay():
+    """An engine that passes left where the runner says right: a negative check offers the seat opening round 2 a
+    card it does not hold, which it holds in the engine's hands, and the engine refuses it as a lead other than the
+    2C (LEAD-OPEN). The round's legal sets show the hands astray a step later: the refusal is put down to
+    PASS-CYCLE. Played to its first difference (a reproduction), the game goes on to that step, so that its first
+    difference is named the same."""
+    rules, capabilities = Rules(), planted.RightPassesLeft().capabilities()
+    put_down = []
+    for index in range(30):
+        for stop_at_first in (False, True):
+            decider = game_decider(0, "negative", index, capabilities, every=targeted_every(rules))
+            run = run_game(planted.RightPassesLeft(), rules, decider, negative=NegativeChecks(),
+                           stop_at_first=stop_at_first)
+            assert all(f.rule_ids[0] == "PASS-CYCLE" for f in run.findings), run.findings
+            first = run.deviation
+            if "went astray" in first.message:
+                put_down.append(stop_at_first)
+                assert first.kind == "wrong-rule" and first.rule_ids[:2] == ("PASS-CYCLE", "TRICK-ORDER")
+    assert put_down.count(True) == put_down.count(False) >= 1
 
 
 def test_win_tie_known_deviations_mark_findings_as_expected_and_hide_nothing_else():

@@ -10,7 +10,10 @@ another way, kept the cards it passed, or ranks another club lowest would show:
   direction would place it (PASS-CYCLE), the lowest club of a deck without the lowest clubs
   (DECK-REMOVED), the dealer (DEAL-DEALER, for which the dealer has no privilege), else LEAD-OPEN;
 - :func:`astray_citation`: an illegal card refused as one the seat does not hold, which it does
-  not hold with the cards passed another way.
+  not hold with the cards passed another way;
+- :func:`citation_readings`: the hands gone astray an engine's citation would read as, should the
+  round show them (a card the seat does not hold refused by a rule of the cards it holds: with the
+  cards passed another way, or the cards it passed kept, it holds that card).
 
 >>> from hearts_ref.deals import complete_deal
 >>> from hearts_ref.round import start_round
@@ -31,7 +34,7 @@ from hearts_ref.legality import Context, legal_plays, opening_leader
 from hearts_ref.round import RoundState, exchange, start_round
 from hearts_ref.variants import PASS_DIRECTIONS
 
-__all__ = ["hands_astray", "opening_rules", "astray_citation", "played_this_round"]
+__all__ = ["hands_astray", "opening_rules", "astray_citation", "citation_readings", "played_this_round"]
 
 _CLUBS = SUIT_MASKS[Suit.CLUBS]
 
@@ -101,6 +104,33 @@ def astray_citation(state: RoundState, card: int, cited: str, engine_legal: int)
         if not hands[seat] >> card & 1 and _passed_that_way(state, direction, engine_legal, state.context):
             return True
     return False
+
+
+def citation_readings(state: RoundState, card: int, cited: str, engine_legal: int) -> tuple[str, ...]:
+    """The hands gone astray (PASS-CYCLE, PASS-SIMULTANEOUS) that an engine refusing the illegal card ``card`` of the
+    seat to move citing ``cited`` would be judging: hands in which the seat holds that card when the engine cites a
+    rule of the cards a seat holds (any rule but TRICK-ORDER), or lacks it when the engine cites TRICK-ORDER, and
+    which give the engine's legal set ``engine_legal`` (and, passed another way, every legal set of the round so
+    far). A citation alone does not say the hands went astray (an engine may ask its rules in another order): the
+    round must show it (:meth:`~.verdicts.Verdicts.record`)."""
+    if state.direction == "none" or not cited:
+        return ()
+    rules, seat = state.rules, state.to_play
+    played = played_this_round(state)
+    holds = cited != "TRICK-ORDER"   # what the engine's citation says of the card
+    if played >> card & 1 or bool(state.hands[seat] >> card & 1) == holds:
+        return ()
+    readings = []
+    for direction in _other_directions(state):
+        hand = exchange(state.dealt, state.passes, rules.pass_offset(direction))[seat] & ~played
+        if bool(hand >> card & 1) == holds and _passed_that_way(state, direction, engine_legal, state.context):
+            readings.append("PASS-CYCLE")
+            break
+    received = exchange(state.dealt, state.passes, rules.pass_offset(state.direction))[seat] & ~state.dealt[seat]
+    kept = (state.dealt[seat] | received) & ~played
+    if bool(kept >> card & 1) == holds and engine_legal == legal_plays(kept, state.context, rules):
+        readings.append("PASS-SIMULTANEOUS")   # the cards passed away never left the hand
+    return tuple(readings)
 
 
 def _other_directions(state: RoundState) -> list[str]:

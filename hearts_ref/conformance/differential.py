@@ -140,7 +140,7 @@ class _Table(Verdicts):
                 return f"round limit: stopped after {max_rounds} rounds"
             if deadline is not None and clock() > deadline:
                 return f"time limit: stopped after {number - 1} rounds"
-            stopped = self.deal(number) or self.passes() or self.tricks()
+            stopped = self.deal(number) or self.passes() or self.tricks() or self.round_over()
         return stopped or ""
 
     def start(self) -> str | None:

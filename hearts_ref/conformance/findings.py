@@ -60,6 +60,9 @@ class Deviation:
     where: dict[str, Any]
     differences: tuple[Difference, ...] = ()
     message: str = ""
+    # the hands gone astray that would explain it, should its round show them: then they are put first
+    # (:meth:`~.verdicts.Verdicts.record`); not part of the finding itself
+    explained_by: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def round(self) -> int:

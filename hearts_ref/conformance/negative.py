@@ -34,7 +34,8 @@ from hearts_ref.engine import Engine, EngineRejection, Observation, seated_play,
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays, rejecting_rule
 from hearts_ref.round import RoundState
-from hearts_ref.conformance.diagnose import accepted_pass_rules, astray_citation, cited_rule
+from hearts_ref.conformance.astray import astray_citation, citation_readings
+from hearts_ref.conformance.diagnose import accepted_pass_rules, cited_rule
 from hearts_ref.conformance.findings import Deviation, Difference, failure_message
 from hearts_ref.conformance.judge import describe
 from hearts_ref.conformance.script import nth_card
@@ -45,9 +46,20 @@ NEGATIVE_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FIRST-NO-POINTS", 
                   "PASS-COUNT", "PASS-SIMULTANEOUS")
 
 
-def _never_astray(cited: str) -> bool:
+def _never_astray(cited: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """No rule an engine cites says its hands are astray (a pass, a play by another seat than the one to move)."""
-    return False
+    return (), ()
+
+
+def _astray(state: RoundState, card: int, legal: int) -> Callable[[str], tuple[tuple[str, ...], tuple[str, ...]]]:
+    """What the rule an engine cites refusing ``card`` of the seat to move says of its hands: the hands gone astray
+    it shows (PASS-CYCLE: :func:`~.astray.astray_citation`), and those it would be judging should the round show them
+    (:func:`~.astray.citation_readings`)."""
+    def readings(cited: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if astray_citation(state, card, cited, legal):
+            return ("PASS-CYCLE",), ()
+        return (), citation_readings(state, card, cited, legal)
+    return readings
 
 
 class NegativeChecks:
@@ -95,7 +107,7 @@ class NegativeChecks:
                      "card": str(CARDS[index])}
             if by != seat:
                 where["to_move"] = seat
-            astray = (lambda cited, i=index: astray_citation(state, i, cited, legal)) if by == seat else _never_astray
+            astray = _astray(state, index, legal) if by == seat else _never_astray
             finding = self._offer(engine, rule, (rule,), seen, legal, step, where,
                                   lambda i=index, b=by: play(CARDS[i], b), astray, key)
             if finding is not None:
@@ -141,10 +153,12 @@ class NegativeChecks:
 
     def _offer(self, engine: Engine, rule: str, forbidding: tuple[str, ...], seen: Observation, legal: int,
                step: int, where: dict[str, Any], move: Callable[[], None],
-               astray: Callable[[str], bool] = _never_astray, key: str | None = None) -> Deviation | None:
+               astray: Callable[[str], tuple[tuple[str, ...], tuple[str, ...]]] = _never_astray,
+               key: str | None = None) -> Deviation | None:
         """Offer one illegal move, forbidden by ``forbidding`` (cause first); return a finding unless it was refused well.
 
-        ``astray(cited)``: whether the rule the engine cited says its hands are not the reference's.
+        ``astray(cited)``: what the rule the engine cited says of its hands: the hands gone astray it shows (put
+        first), and those it would be judging, put first should the round show them (``explained_by``).
         ``key``: the budget the offer counts against (by default its rule's).
         """
         number = where["round"]
@@ -157,10 +171,10 @@ class NegativeChecks:
             cited = cited_rule(error)
             if cited and cited[0] not in forbidding:
                 tally[1] += 1
-                cause = ("PASS-CYCLE",) if astray(cited[0]) else ()
+                cause, readings = astray(cited[0])
                 return Deviation("wrong-rule", cause + forbidding + cited, step, where,
                                  message=f"the engine refused the illegal move citing {cited[0]}, but the "
-                                         f"rule that forbids it is {forbidding[0]}: {error}")
+                                         f"rule that forbids it is {forbidding[0]}: {error}", explained_by=readings)
             cited_right = bool(cited)
         except EngineUnsupported:
             raise

@@ -39,6 +39,7 @@ class Verdicts:
 
     stop_at_first = False
     synced = True            # whether what the engine showed last is what the reference showed
+    held_back = False        # a first finding its round may yet put down to hands gone astray (stop_at_first)
     hands_known = True       # whether the engine's hands are the reference's (this round)
     error: Deviation | None = None
     unsupported = False
@@ -104,13 +105,46 @@ class Verdicts:
         return None
 
     def record(self, finding: Deviation) -> str | None:
-        """Keep a finding (once per kind and rule); return why the game stops (with ``stop_at_first``)."""
+        """Keep a finding (once per kind and rule); return why the game stops (with ``stop_at_first``).
+
+        A finding that puts the engine's hands astray (:data:`HANDS_ASTRAY`) is the cause of the round's earlier
+        findings it explains (``explained_by``: a refusal citing a rule that only those hands give): they are put
+        down to it. With ``stop_at_first``, a finding its round may yet explain so does not stop the game before the
+        round ends (:meth:`round_over`), so that its first difference is named as a whole game names it.
+        """
+        if finding.rule_ids and finding.rule_ids[0] in HANDS_ASTRAY:
+            self.put_down(finding.rule_ids[0], finding.round)
         signature = finding.signature()
         if any(f.signature() == signature for f in self.findings):
             self.repeats[signature] += 1
         else:
             self.findings.append(finding)
+        if self.stop_at_first and finding.explained_by and not self.held_back:
+            self.held_back = True
+            return None
         return FIRST if self.stop_at_first else None
+
+    def put_down(self, cause: str, number: int) -> None:
+        """The findings of round ``number`` that hands gone astray by ``cause`` explain, put down to it: ``cause``
+        first, and kept once per kind and rule."""
+        kept: list[Deviation] = []
+        for finding in self.findings:
+            if finding.round == number and cause in finding.explained_by:
+                holds = "holds" if finding.rule_ids[-1] != "TRICK-ORDER" else "does not hold"   # the rule it cited
+                where = finding.where
+                finding = dataclasses.replace(
+                    finding, rule_ids=(cause,) + tuple(r for r in finding.rule_ids if r != cause), explained_by=(),
+                    message=f"{finding.message}; the round's hands went astray ({cause}): in the engine's hands seat "
+                            f"{where.get('seat')} {holds} {where.get('card')}")
+            if any(f.signature() == finding.signature() for f in kept):
+                self.repeats[finding.signature()] += 1
+            else:
+                kept.append(finding)
+        self.findings[:] = kept
+
+    def round_over(self) -> str | None:
+        """With ``stop_at_first``: stop once the round of a first finding held back (:meth:`record`) is over."""
+        return FIRST if self.held_back else None
 
     def refused(self, finding: Deviation) -> str:
         self.record(finding)

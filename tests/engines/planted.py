@@ -219,6 +219,15 @@ class ShiftedCycle(ReferenceEngine):
         super().start_round(hands, game.rules.pass_direction(len(game.results) + 2))
 
 
+class RightPassesLeft(ReferenceEngine):
+    """PASS-CYCLE: a round that passes right passes left (the other directions as they should be)."""
+
+    name = "planted-right-passes-left"
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        super().start_round(hands, "left" if direction == "right" else direction)
+
+
 # 03 Leading -----------------------------------------------------------------------------------
 
 class AnyClubOpens(_Misreads):
@@ -561,7 +570,8 @@ PLANTED: dict[type, str] = {
 }
 
 # More bugs of the same rules (the runner must name them just as well).
-MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER"}
+MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER",
+                                  RightPassesLeft: "PASS-CYCLE"}
 
 
 
