@@ -328,12 +328,14 @@ def test_a_run_without_games_counts_no_rounds_but_says_so(capsys):
 
 @pytest.mark.parametrize("engine, why", [
     ("tests.engines.python_engines:CitesTheWrongRule", "check(s) bad: see the rule table's 'checks bad'"),
-    ("tests.engines.planted:BrokenAtTrickEnd", "no illegal move offered was taken: they failed by findings a "
-                                               "differential game makes too"),
+    ("tests.engines.planted:BrokenAtTrickEnd", "illegal move(s) offered were refused well; a move the engine's own "
+                                               "legal set allows is not offered but found in that legal set"),
+    ("tests.engines.planted:HeartsLedAnyTime", "legal set allows is not offered but found in that legal set"),
 ])
 def test_the_console_says_why_the_games_of_negative_checks_failed(engine, why, capsys):
     """By their checks (an engine that cites the wrong rule in every refusal), or by what their moves show (hearts
-    broken late, every refusal right): not a bare count that reads as illegal moves taken."""
+    broken late, every refusal right; hearts led any time, which its legal sets show, not offered as checks): not a
+    bare count that reads as illegal moves taken, nor one that reads as illegal moves refused."""
     assert main(["conform", "--engine", f"python:{engine}", "--games", "8", "--shrink-time", "0"]) == 1
     line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  negatives:"))
     assert " failed (" in line and why in line, line

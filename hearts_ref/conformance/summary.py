@@ -201,11 +201,14 @@ def _reproductions(case: Case) -> list[dict[str, Any]]:
 
 def _negatives_why(report: Report) -> str:
     """Why the games of negative checks failed: by their checks (an illegal move taken, or refused citing a rule that
-    does not forbid it), or only by what the game's moves show, as a differential game fails."""
+    does not forbid it), or only by what the game's moves show, as a differential game fails (an illegal move the
+    engine's legal set allows among them: it is not offered as a check)."""
     bad = sum(tally[1] for tally in report.checks.values())
     if bad:
         return f" ({bad} check(s) bad: see the rule table's 'checks bad')"
-    return " (no illegal move offered was taken: they failed by findings a differential game makes too)"
+    offered = sum(tally[0] for tally in report.checks.values())
+    return (f" (no check bad: the {offered} illegal move(s) offered were refused well; a move the engine's own legal "
+            "set allows is not offered but found in that legal set, as a differential game finds it)")
 
 
 def _games(report: Report) -> bool:
