@@ -22,7 +22,8 @@ are one usage error, pytest's exit code 4; a run in which the engine was judged 
 declined every one: rules it does not play) fails, as ``hearts-ref conform`` does.
 
 ``module:attr`` names an engine class, a function returning an engine, or an engine
-(:class:`hearts_ref.engine.Engine`); ``python:module:attr`` and ``openspiel`` work too.
+(:class:`hearts_ref.engine.Engine`); ``python:module:attr``, ``openspiel`` and an engine program's
+command line (speaking the stdio protocol, in any language) work too, as with ``hearts-ref conform --engine``.
 Options: ``--hearts-preset NAME``, ``--hearts-set name=value`` (repeatable),
 ``--hearts-games N`` (N per policy on average, default 20), ``--hearts-seed S``,
 ``--hearts-shrink-time S``. For example::
