@@ -5,7 +5,9 @@ the engine to the difference it claims; each equivalence is proved over every re
 and random games played under both rulesets never part.
 """
 
+import dataclasses
 import itertools
+import json
 import random
 
 import pytest
@@ -13,8 +15,9 @@ import pytest
 import hearts_ref.legality
 from hearts_ref import CARDS, Game, Rules
 from hearts_ref.cardset import CardSet
-from hearts_ref.diff.compare import DIFFERENT, EQUIVALENT, Comparer
+from hearts_ref.diff.compare import BREAKING, DIFFERENT, EQUIVALENT, Comparer, breaking_aside
 from hearts_ref.diff.games import replay
+from hearts_ref.diff.rulesets import differing
 from hearts_ref.diff.onestep import SAME, one_step
 from hearts_ref.engine import ReferenceEngine, observe_game
 from hearts_ref.variants import PRESETS
@@ -164,8 +167,9 @@ def test_each_sides_game_record_passes_the_referee_under_its_own_rules(name):
         assert len(record["rounds"]) + ("deadlock" in record) == result.difference.part.round
 
 
-def _joint_random_game(a, b, seed):
-    """Play a random game under ``a`` and feed every move to a game under ``b``; return the first step they differ."""
+def _joint_random_game(a, b, seed, broken_shown=True):
+    """Play a random game under ``a`` and feed every move to a game under ``b``; return the first step they differ
+    (in what they show but hearts broken, without ``broken_shown``)."""
     rng = random.Random(seed)
     game_a, game_b = Game.new(a, seed=seed), Game.new(b, seed=seed)
     for step in range(2000):
@@ -181,9 +185,47 @@ def _joint_random_game(a, b, seed):
                 return step
             card = CARDS[rng.choice([i for i in range(52) if state.legal >> i & 1])]
             game_a, game_b = game_a.play(card), game_b.play(card)
-        if observe_game(game_a) != observe_game(game_b):
+        seen_a, seen_b = observe_game(game_a), observe_game(game_b)
+        if not broken_shown:
+            seen_a, seen_b = (dataclasses.replace(seen, hearts_broken=False) for seen in (seen_a, seen_b))
+        if seen_a != seen_b:
             return step
     return None
+
+
+ASIDE = [(Rules(must_break_hearts=False), Rules(must_break_hearts=False, qs_breaks_hearts=True)),
+         (Rules(must_break_hearts=False), Rules(must_break_hearts=False, hearts_broken_by="any-heart")),
+         (Rules.preset("seed003", must_break_hearts=False),
+          Rules.preset("seed003", must_break_hearts=False, qs_breaks_hearts=True, hearts_broken_by="any-heart")),
+         (Rules(must_break_hearts=False), Rules(must_break_hearts=False, qs_breaks_hearts=True, jd_bonus=True))]
+
+
+@pytest.mark.parametrize("a, b", ASIDE, ids=["queen", "any-heart", "seed003-queen-any-heart", "queen-and-jack"])
+def test_break_hearts_breaking_set_aside_plays_as_the_side_itself_where_broken_restricts_nothing(a, b):
+    """The claim under ``in_play``, tied to the engine: with must_break_hearts = false, ``b`` breaking hearts as
+    ``a`` does (:func:`breaking_aside`) plays every game as ``b`` — the same legal sets, points, scores and end —
+    and differs at most in hearts broken; and ``diff`` says what that comparison finds."""
+    aside = breaking_aside(a, b)
+    assert aside is not None and aside != b and all(getattr(aside, n) == getattr(a, n) for n in BREAKING)
+    assert [_joint_random_game(b, aside, seed, broken_shown=False) for seed in range(8)] == [None] * 8
+    assert any(_joint_random_game(b, aside, seed) is not None for seed in range(8))   # the state itself differs
+    result = compare(a, b)
+    assert result.difference.kind == "broken" and result.in_play is not None
+    assert (result.in_play.verdict == EQUIVALENT) == (set(differing(a, b)) <= set(BREAKING))
+    assert breaking_aside(Rules(), Rules(qs_breaks_hearts=True)) is None   # broken restricts the lead there
+    assert compare(Rules(), Rules(qs_breaks_hearts=True)).in_play is None
+
+
+def test_diff_says_when_sides_that_part_in_hearts_broken_alone_play_alike(capsys):
+    from hearts_ref.cli import main
+    assert main(["diff", "seed000 must_break_hearts=false", "qs_breaks_hearts=true"]) == 1   # they show it apart
+    out = capsys.readouterr().out
+    assert "hearts broken restricting no play on either side, they play alike (proved)" in out
+    assert "the sides play alike (proved)" in out
+    assert main(["diff", "seed000 must_break_hearts=false", "qs_breaks_hearts=true jd_bonus=true", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["difference"]["kind"] == "broken" and data["in_play"]["verdict"] == "different"
+    assert data["in_play"]["difference"]["rules"][0] == "SCORE-JACK"
 
 
 @pytest.mark.parametrize("before, after", [

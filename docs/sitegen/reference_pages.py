@@ -1,13 +1,16 @@
 """Reference pages generated from the repository: every command's options, the suite to download, the changelog.
 
 - ``cli.md``: ``hearts-ref --help`` and every subcommand's ``--help`` (the subcommands of a subcommand
-  too, such as ``vectors export``), formatted by the commands' own parsers when the site is built;
+  too, such as ``vectors export``), formatted by the commands' own parsers when the site is built, and
+  the shape of a command's ``--json`` output where its module draws one (:func:`json_shape`);
 - ``conformance/download.md``: the versioned suite (``hearts-ref vectors export``) as a zip made at
   build time, with its version, its checksum and its files;
 - ``changelog.md``: ``CHANGELOG.md``.
 
 >>> "hearts-ref vectors export" in cli_page() and "--out PATH" in cli_page()
 True
+>>> '"verdict": "equivalent" | "different" | "unsettled"' in json_shape("diff"), json_shape("play")
+(True, '')
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from functools import cache, partial
 from sitegen.common import ROOT, outside_fences
 from sitegen.rules_pages import spec_text
 
-__all__ = ["commands", "help_text", "cli_page", "suite_zip", "download_page", "changelog_page", "DOWNLOAD"]
+__all__ = ["commands", "help_text", "cli_page", "json_shape", "suite_zip", "download_page", "changelog_page", "DOWNLOAD"]
 
 WIDTH = 88
 
@@ -66,10 +69,34 @@ def cli_page() -> str:
     for words, parser in found:
         title = f"hearts-ref {words}".strip()
         out += [f"\n## `{title}` {{#{_anchor(words)}}}\n", f"```console\n{help_text(parser, words)}\n```"]
+        shape = json_shape(words)
+        if shape:
+            out += [f"\nWhat `{title} --json` prints:\n", f"```text\n{shape}\n```"]
     out.append("\nThe options `--preset NAME` and `--set name=value` take the presets and parameters of the "
                "[variant registry](variants.md); an engine `SPEC` is described on [the runner page]"
                "(conformance-runner.md).\n")
     return "\n".join(out)
+
+
+def json_shape(words: str) -> str:
+    """The shape of a command's ``--json`` output, as its module's docstring draws it (a ``.. code-block:: text``);
+    "" when it draws none."""
+    import importlib
+    if not words or " " in words:
+        return ""
+    try:
+        doc = importlib.import_module(f"hearts_ref.commands.{words}").__doc__ or ""
+    except ImportError:
+        return ""
+    _, marker, rest = doc.partition(".. code-block:: text\n")
+    if not marker:
+        return ""
+    block = []
+    for line in rest.splitlines()[1:]:   # (the blank line after the directive)
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return "\n".join(block).strip("\n")
 
 
 @cache

@@ -32,6 +32,8 @@ that round, ``DIR/a.json`` and ``DIR/b.json`` (``spec/record.schema.json``), for
      "proof": [{"part": "the legal plays", "status": "same" | "proved" | "unsettled", "covers": "...",
                 "queries": 0}, ...],             # for an equivalence: what was proved, over which states
      "open": [...],                              # why it is not settled, or why the game may not be the smallest
+     "in_play": null | {the same shape},         # parted first in hearts broken, which restricts no play on either
+                                                 # side (must_break_hearts = false): A against B breaking hearts as A
      "difference": null | {"kind": "legal" | "broken" | "points" | "scores" | "end" | "pass" | "deal",
         "round": 1, "play": 2, "plays": 2,        # where they part (play 0: the deal); plays in the game so far
         "card": "QS" | null, "values": {"legal": ["QS 2H ...", ""]},   # what each side shows there
@@ -72,7 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "B may be settings alone, changing A")
     parser.add_argument("--matrix", action="store_true",
                         help="every preset against every other, and each parameter against seed000 on its own")
-    parser.add_argument("--json", action="store_true", help="print the comparison as JSON (shape: see the module doc)")
+    parser.add_argument("--json", action="store_true", help="print the comparison as JSON (its shape: the docs' command-line reference)")
     parser.add_argument("--records", metavar="DIR",
                         help="write the smallest game as each side plays it, DIR/a.json and DIR/b.json")
     parser.add_argument("--timeout", type=lambda text: positive_seconds(text, 3600), default=30.0, metavar="S",
@@ -162,12 +164,17 @@ def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str,
         lines += [f"  {reason}" for reason in result.open]
     else:
         lines.append(f"DIFFERENT: the sides part {summary_line(result).removeprefix('differs ')}.")
-        lines.append("It is the smallest game (fewest rounds, then fewest plays): no earlier play can differ."
-                     if difference.smallest else f"It may not be the smallest game: {difference.note}.")
+        if difference.kind == "deal":
+            lines.append("No game can be played under both: they part before the first play.")
+        else:
+            lines.append("It is the smallest game (fewest rounds, then fewest plays): no earlier play can differ."
+                         if difference.smallest else f"It may not be the smallest game: {difference.note}.")
         lines.append("")
         lines += drawn(result, side_a.label, side_b.label).lines
         lines.append("")
         lines += _records_lines(side_a, side_b, written, asked_records, data)
+        if result.in_play is not None:
+            lines += ["", *_in_play_lines(result.in_play, side_a, side_b)]
     if rows:
         lines += ["", "Each parameter on its own:"]
         for row in rows:
@@ -176,6 +183,17 @@ def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str,
             lines.append(f"  {', '.join(row['parameters'])}: {comparison['a']['label']} against "
                          f"{comparison['b']['label']}: {comparison['summary']}{together}")
     return lines
+
+
+def _in_play_lines(in_play: Comparison, side_a: Side, side_b: Side) -> list[str]:
+    """Sides that part in whether hearts are broken, which restricts no play on either (must_break_hearts = false):
+    what the comparison of A with B breaking hearts as A does says of their play."""
+    lines = [f"Hearts broken restricts no play under either ruleset (must_break_hearts = false): it is a state each "
+             f"shows, nothing more. With it set aside ({side_b.label} breaking hearts as {side_a.label} does):"]
+    if in_play.verdict == EQUIVALENT:
+        return lines + ["  the sides play alike (proved): the same legal plays, points, scores, end of the game and "
+                        "pass directions in every state a game can reach."]
+    return lines + [f"  {summary_line(in_play)}."]
 
 
 def _records_lines(side_a: Side, side_b: Side, written: list[Path], asked: bool, data: dict[str, Any]) -> list[str]:

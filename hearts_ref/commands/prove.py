@@ -111,7 +111,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "1 UNSOUND")
     parser.add_argument("--deep", action="store_true",
                         help="add the inductive proof over the whole transition relation (every reachable state)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON (shape: see the module doc)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (its shape: the docs' command-line reference)")
     parser.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S",
                         help="seconds per z3 query before it counts as timed out (default 60)")
     parser.add_argument("--jobs", type=process_count, default=None, metavar="N",

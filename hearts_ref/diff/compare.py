@@ -24,6 +24,7 @@ When nothing differs, :attr:`Comparison.proof` lists what was proved and over wh
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -35,11 +36,12 @@ from hearts_ref.diff.reach import reach
 from hearts_ref.diff.rounds import RoundPlan, play_plan
 from hearts_ref.diff.rulesets import differing
 from hearts_ref.diff.semantics import ENGINE, Semantics, rules_for
-from hearts_ref.errors import HeartsError
+from hearts_ref.errors import HeartsError, RulesError
 from hearts_ref.variants import Rules
 from properties.solving import PROVED, Prover
 
-__all__ = ["Difference", "ProofPart", "Comparison", "compare", "Comparer", "EQUIVALENT", "DIFFERENT", "UNSETTLED"]
+__all__ = ["Difference", "ProofPart", "Comparison", "compare", "Comparer", "breaking_aside", "BREAKING", "EQUIVALENT",
+           "DIFFERENT", "UNSETTLED"]
 
 EQUIVALENT, DIFFERENT, UNSETTLED = "equivalent", "different", "unsettled"
 
@@ -79,6 +81,27 @@ class Comparison:
     open: tuple[str, ...] = ()          # why the comparison is not settled, or why a game may not be the smallest
     seconds: float = 0.0
     parameters: tuple[str, ...] = field(default_factory=tuple)
+    # sides that part first in whether hearts are broken where that restricts no play on either side: ``a`` against
+    # ``b`` with ``a``'s way of breaking hearts, which plays as ``b`` does in all else (:func:`breaking_aside`)
+    in_play: Comparison | None = None
+
+
+# The parameters that say only when hearts break (BREAK-*) or what being unbroken restricts once must_break_hearts is
+# on: with must_break_hearts = false on both sides, hearts broken restricts no play (BREAK-DISCARD: "it restricts
+# nothing"), and these change nothing but the state shown.
+BREAKING = ("qs_breaks_hearts", "hearts_broken_by", "hearts_restriction")
+
+
+def breaking_aside(a: Rules, b: Rules) -> Rules | None:
+    """``b`` with ``a``'s way of breaking hearts (:data:`BREAKING`), when hearts broken restricts no play under
+    either (``must_break_hearts`` false on both): a ruleset whose every legal set, point and score is ``b``'s;
+    else None."""
+    if a.must_break_hearts or b.must_break_hearts:
+        return None
+    try:
+        return dataclasses.replace(b, **{name: getattr(a, name) for name in BREAKING})
+    except RulesError:
+        return None
 
 
 class Comparer:
@@ -100,8 +123,13 @@ class Comparer:
         if (a, b) not in self._done:
             start = time.perf_counter()
             result = self._compare(a, b)
+            in_play = None
+            aside = breaking_aside(a, b) if result.difference is not None and result.difference.kind == "broken" \
+                else None
+            if aside is not None and aside != b:
+                in_play = self.compare(a, aside)
             self._done[a, b] = Comparison(a, b, result.verdict, result.difference, result.proof, result.open,
-                                          time.perf_counter() - start, differing(a, b))
+                                          time.perf_counter() - start, differing(a, b), in_play)
         return self._done[a, b]
 
     def _compare(self, a: Rules, b: Rules) -> Comparison:

@@ -212,7 +212,17 @@ def summary_line(result: Comparison) -> str:
              else f"in round {difference.part.round} at play {difference.part.play}")
     rules = ", ".join(difference.rules)
     smallest = "" if difference.smallest else " (not proved smallest)"
-    return f"differs {where}: {OBSERVED[difference.kind]} ({rules}){smallest}"
+    text = f"differs {where}: {OBSERVED[difference.kind]} ({rules}){smallest}"
+    if result.in_play is not None:   # hearts broken restricts nothing on either side: does anything else differ?
+        text += f"; hearts broken restricting no play on either side, {_in_play_text(result.in_play)}"
+    return text
+
+
+def _in_play_text(in_play: Comparison) -> str:
+    """What the sides do once whether hearts are broken is set aside (:attr:`Comparison.in_play`)."""
+    if in_play.verdict == "equivalent":
+        return "they play alike (proved)"
+    return "they are not settled in play" if in_play.difference is None else f"in play {summary_line(in_play)}"
 
 
 def comparison_dict(result: Comparison, label_a: str, label_b: str, *, records: bool = True) -> dict[str, Any]:
@@ -222,8 +232,11 @@ def comparison_dict(result: Comparison, label_a: str, label_b: str, *, records: 
         "differ_in": list(result.parameters), "verdict": result.verdict, "summary": summary_line(result),
         "seconds": round(result.seconds, 3), "difference": None,
         "proof": [{"part": p.name, "status": p.status, "covers": p.covers, "queries": p.queries} for p in result.proof],
-        "open": list(result.open),
+        "open": list(result.open), "in_play": None,
     }
+    if result.in_play is not None:   # the comparison with b breaking hearts as a does (no play restricted either way)
+        data["in_play"] = comparison_dict(result.in_play, label_a, f"{label_b}, breaking hearts as {label_a}",
+                                          records=False)
     difference = result.difference
     if difference is not None:
         view = drawn(result, label_a, label_b)
