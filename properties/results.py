@@ -97,7 +97,7 @@ def report_renderables(results: Sequence[ProofResult], *, combinations: dict[str
                  "end)", "inductive": "Inductive proofs (every reachable state)"}[method]
         total = sum(r.seconds for r in chosen)
         grid = Table("invariant", *columns, title=title + ":",
-                     caption=f"{len(chosen)} results, {sum(r.queries for r in chosen)} claims checked, {total:.2f}s",
+                     caption=_caption(chosen, total),
                      caption_justify="left")
         for row in dict.fromkeys(r.invariant for r in chosen):
             grid.add_row(row, *(_cell(cells.get((row, column))) for column in columns))
@@ -187,3 +187,11 @@ def report_dict(results: Sequence[ProofResult], *, presets: Sequence[str], deep:
         "results": [r.to_dict() for r in results],
         "combinations": combinations,
     }
+
+
+def _caption(chosen: list, seconds: float) -> str:
+    """A table's last line: its results, the z3 claims they checked (none for a game found and replayed on the
+    engine alone), its time."""
+    claims = sum(r.queries for r in chosen)
+    return (f"{len(chosen)} result{'s' if len(chosen) != 1 else ''}"
+            + (f", {claims} claim{'s' if claims != 1 else ''} checked by z3" if claims else "") + f", {seconds:.2f}s")

@@ -166,7 +166,7 @@ def house_verdict(refuted: list[str], open_: list[str]) -> str:
     'NOT SETTLED: POINTS-PER-ROUND neither proved nor refuted (a timeout: try a larger --timeout).'
     """
     if refuted:
-        return (f"UNSOUND: refuted {', '.join(refuted)} (counterexamples above)."
+        return (f"UNSOUND: refuted {', '.join(refuted)} (each refutation above, with the game that shows it)."
                 + (f" Not settled: {', '.join(open_)}." if open_ else ""))
     if open_:
         return f"NOT SETTLED: {', '.join(open_)} neither proved nor refuted (a timeout: try a larger --timeout)."
