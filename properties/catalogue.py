@@ -80,10 +80,11 @@ INVARIANTS: tuple[Invariant, ...] = (
               "(under can_lead_any_club: it is a legal lead and every legal lead is a club).",
               ("LEAD-OPEN", "DECK-REMOVED"), ("players", "even_out", "can_lead_any_club")),
     Invariant("POINTS-PER-ROUND",
-              "The raw points of a round sum to the variant's total P (26, or 16 with the J♦ bonus); the round "
-              "scores sum to P (less 5 per player without a trick under the no-trick bonus), or after a moon to "
-              "P + (players − 2) × 26 under moon=add and P − 52 under moon=subtract: 26, (players − 1) × 26 "
-              "and −26 with the default points.",
+              "The raw points of a round sum to the variant's total P (26, or 16 with the J♦ bonus; twice that "
+              "with two decks); the round scores sum to P (less 5 per player without a trick under the no-trick "
+              "bonus), or after a moon to P + (players − 2) × M under moon=add and P − 2M under moon=subtract, M "
+              "being the moon's worth (26, or 52 with two decks): 26, (players − 1) × 26 and −26 with the default "
+              "points.",
               ("SCORE-POINTS", "SCORE-JACK", "SCORE-MOON", "SCORE-NO-TRICKS"), SCORING),
     Invariant("UNIQUE-TRICK-WINNER",
               "Every trick has exactly one winner, whoever leads it: the player of the highest card of the suit led "
