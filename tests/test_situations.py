@@ -284,7 +284,8 @@ def test_the_end_search_scores_a_split_round_as_the_engine_scores_it_played(rule
             play_plan(rules, plan).score().scores
 
 
-@pytest.mark.parametrize("engine, rule_id", [("OneWinner", "WIN-TIE"), ("NoOnlyPointsException", "FIRST-EXCEPTION")])
+@pytest.mark.parametrize("engine, rule_id", [("OneWinner", "WIN-TIE"), ("NoOnlyPointsException", "FIRST-EXCEPTION"),
+                                             ("UnfollowedFirstTrick", "TRICK-WINNER")])
 def test_the_targeted_games_alone_catch_the_bugs_of_rare_situations(engine, rule_id):
     """Bugs that random games found in a few games of a hundred, or missed: the first targeted games find them."""
     from tests.engines import planted

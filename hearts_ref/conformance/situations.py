@@ -156,6 +156,20 @@ def _removed(players: int) -> Situation:
                      lambda rules: rules.players == players)
 
 
+def _unfollowed(trick: tuple[int, ...]) -> bool:
+    """TRICK-WINNER: no card after the lead is of the suit led."""
+    led = suit_of(trick[0])
+    return not any(suit_of(card) == led for card in trick[1:])
+
+
+def _one_hand_of_clubs(rules: Rules) -> bool:
+    """Whether one hand can hold every club in play (no other seat then can follow the first trick) in a round that
+    plays out: not where hearts may not be discarded unbroken (FOLLOW-VOID under seed 003's literal rule), as the
+    others, void in clubs, would have to do while every trick is led with a club and won by its leader."""
+    fits = (SUIT_MASKS[Suit.CLUBS] & rules.deck_mask).bit_count() <= rules.hand_size
+    return fits and _heart_discard_allowed(rules)
+
+
 def _dealt(result: RoundResult) -> int:
     cards = 0
     for hand in result.dealt:
@@ -222,6 +236,10 @@ SITUATIONS: tuple[Situation, ...] = (
               lambda rules: rules.hearts_broken_by == "discard", cards=HEARTS),
     Situation("BREAK-DISCARD/heart-discarded", "a heart was discarded while hearts were unbroken", "play",
               lambda m, rules: suit_of(m.card) == _HEARTS and m.void and m.unbroken, _heart_discard_allowed, cards=HEARTS),
+    # 06 Tricks
+    Situation("TRICK-WINNER/first-trick-unfollowed", "no one followed the lowest club on the first trick (every "
+              "other seat void in clubs): the leader took it", "round",
+              lambda result, taken, rules: _unfollowed(result.tricks[0].indices), _one_hand_of_clubs),
     # 07 Scoring
     Situation("SCORE-MOON/moon", "a seat took every point card", "round",
               lambda result, taken, rules: _shooter(taken) is not None),

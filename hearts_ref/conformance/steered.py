@@ -58,7 +58,8 @@ __all__ = ["steered_round", "steered_aims", "steered_endings", "untargeted", "UN
 SPADES = SUIT_MASKS[2]
 _DEAL = "needs a hand of only point cards, which only a constructed deal gives"
 # The situations no choice reaches from the engine's own deals, and why (by name, or by rule ID).
-UNTARGETED = {"FIRST-EXCEPTION/only-points": _DEAL}
+UNTARGETED = {"FIRST-EXCEPTION/only-points": _DEAL,
+              "TRICK-WINNER/first-trick-unfollowed": "needs one hand of every club, which only a constructed deal gives"}
 _EVERY_ROUND = ("PASS-CYCLE", "DECK-REMOVED")   # reached by every round dealt: no choice needed
 
 

@@ -15,6 +15,7 @@ situations the recipe is for (:func:`~hearts_ref.conformance.coverage.round_situ
                           heart discarded (BREAK-QUEEN, BREAK-DISCARD)
 ``follow-queen``          a spade led at trick 2, the Q♠ following it, a heart discarded on it
 ``discard-queen``         a diamond led at trick 2, the Q♠ discarded on it, then a heart
+``all-clubs``             a seat holds every club: it leads the lowest and no one follows (TRICK-WINNER)
 ``spoiled``               one seat takes every point card but one heart: with four players
                           built (:func:`hearts_ref.diff.rounds.split_round`), with 3, 5 or 6
                           found among rounds in which one seat plays high and the others low
@@ -162,6 +163,7 @@ RECIPES: dict[str, Callable[[Rules, random.Random, int], tuple[list[int] | None,
     "first-trick": _first_trick,
     "follow-queen": lambda rules, rng, seat: _queen_at_trick_two(rules, rng, seat, 2),
     "discard-queen": lambda rules, rng, seat: _queen_at_trick_two(rules, rng, seat, 1),
+    "all-clubs": lambda rules, rng, seat: (_fill(rules, rng, {seat: CLUBS & rules.deck_mask}, {}), {}),
 }
 # What each recipe is for: it is kept only if the reference's play reaches one of these.
 AIMS = {
@@ -174,6 +176,7 @@ AIMS = {
                     "BREAK-QUEEN/queen-discarded", "BREAK-DISCARD/heart-discarded"),
     "follow-queen": ("BREAK-QUEEN/queen-followed", "BREAK-DISCARD/heart-discarded"),
     "discard-queen": ("BREAK-QUEEN/queen-discarded", "BREAK-DISCARD/heart-discarded"),
+    "all-clubs": ("TRICK-WINNER/first-trick-unfollowed",),
     "spoiled": ("SCORE-MOON/spoiled",),
 }
 

@@ -363,10 +363,11 @@ class CounterClockwise(ReferenceEngine):
             self.game = self.game._replace(round=_moved(state, (seat - 1) % state.rules.players))
 
 
-class LastCopyWins(ReferenceEngine):
-    """TRICK-WINNER: of two identical cards in a trick (two decks), the one played last wins, not the first."""
+class _OwnTrickWinner(ReferenceEngine):
+    """The reference's plays, with the engine's own winner of each trick (:meth:`winner_of`)."""
 
-    name = "planted-last-copy-wins"
+    def winner_of(self, trick, state) -> int:
+        return trick.winner
 
     def play(self, card: Card) -> None:
         state = self.game.round
@@ -375,12 +376,8 @@ class LastCopyWins(ReferenceEngine):
         after = self.game.round
         if after is None or len(after.tricks) == before:   # no trick completed (or the round is over)
             return
-        trick, n = after.tricks[-1], after.rules.players
-        faces = [c % COPY_OFFSET for c in trick.indices]
-        led = faces[0] // 13
-        best = max(f for f in faces if f // 13 == led)
-        positions = [k for k, f in enumerate(faces) if f == best]
-        winner = trick.seat_of(positions[-1], n)
+        trick = after.tricks[-1]
+        winner = self.winner_of(trick, after)
         if winner == trick.winner:
             return
         won = sum(1 << c for c in trick.indices)
@@ -390,6 +387,32 @@ class LastCopyWins(ReferenceEngine):
         tricks = after.tricks[:-1] + (trick._replace(winner=winner),)
         self.game = self.game._replace(round=_moved(after._replace(leader=winner, taken=tuple(taken), tricks=tricks),
                                                     winner))
+
+
+class LastCopyWins(_OwnTrickWinner):
+    """TRICK-WINNER: of two identical cards in a trick (two decks), the one played last wins, not the first."""
+
+    name = "planted-last-copy-wins"
+
+    def winner_of(self, trick, state) -> int:
+        faces = [c % COPY_OFFSET for c in trick.indices]
+        led = faces[0] // 13
+        best = max(f for f in faces if f // 13 == led)
+        positions = [k for k, f in enumerate(faces) if f == best]
+        return trick.seat_of(positions[-1], state.rules.players)
+
+
+class UnfollowedFirstTrick(_OwnTrickWinner):
+    """TRICK-WINNER: a first trick that no one follows (every other seat void in clubs) goes to the seat after the
+    leader, as if the highest club after the lead won it."""
+
+    name = "planted-unfollowed-first-trick"
+
+    def winner_of(self, trick, state) -> int:
+        led = suit_of(trick.indices[0])
+        if len(state.tricks) == 1 and not any(suit_of(c) == led for c in trick.indices[1:]):
+            return trick.seat_of(1, state.rules.players)
+        return trick.winner
 
 # 07 Scoring and 08 End: an engine with its own score sheet ----------------------------------
 
@@ -571,7 +594,7 @@ PLANTED: dict[type, str] = {
 
 # More bugs of the same rules (the runner must name them just as well).
 MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER",
-                                  RightPassesLeft: "PASS-CYCLE"}
+                                  RightPassesLeft: "PASS-CYCLE", UnfollowedFirstTrick: "TRICK-WINNER"}
 
 
 
