@@ -89,6 +89,16 @@ def test_cli_perft_prints_the_count_and_divide_and_checks_the_file(tmp_path):
     assert "Traceback" not in unknown.stderr + mismatch.stderr
 
 
+def test_cli_perft_on_an_engine_that_miscounts_names_the_first_position_and_rule_that_differ():
+    """The replay line of a failed perft count in a campaign: the counts, and where the engine first differs."""
+    result = run_cli("perft", "shuffled", "--depth", "8", "--engine", "python:tests.engines.planted:HeartsAlwaysPlayable")
+    assert result.returncode == 1 and "(recorded: 4440)" in result.stdout
+    assert "first difference after 2C 3C 5C 4C KC: legal plays differ" in result.stdout
+    assert result.stdout.rstrip().endswith("[FOLLOW-SUIT]")
+    agrees = run_cli("perft", "shuffled", "--depth", "8", "--engine", "reference")
+    assert agrees.returncode == 0 and "first difference" not in agrees.stdout
+
+
 @pytest.mark.parametrize("deal, depth, plays", [("shuffled", 99, 52), ("three-players", 52, 51)])
 def test_invalid_perft_depth_beyond_the_round_exits_2_at_once(deal, depth, plays):
     result = subprocess.run([sys.executable, "-m", "hearts_ref", "perft", deal, "--depth", str(depth)],

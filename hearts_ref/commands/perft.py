@@ -2,7 +2,9 @@
 
 DEAL is the name of a deal of ``spec/perft/`` (``hearts-ref perft --list``) or the path of a perft
 file. Prints the count at depth N (plays from the first lead) and, with ``--divide``, the count
-per first play. When the file records the count for that depth, a difference exits 1.
+per first play. When the file records the count for that depth, a difference exits 1; counted through an
+engine (``--engine``), it also names the first position where the engine differs from the reference and the
+rules it breaks there, as ``hearts-ref conform`` does.
 """
 
 from __future__ import annotations
@@ -60,8 +62,23 @@ def run(args: argparse.Namespace) -> int:
             total = (perft_engine(engine, deal.rules, deal.hands, depth) if engine is not None
                      else perft(deal.start(), depth))
         elapsed = time.perf_counter() - start
-    expected = deal.counts[depth - 1] if depth <= len(deal.counts) else None
-    verdict = "" if expected is None else (" (as recorded)" if expected == total else f" (recorded: {expected})")
-    print(f"perft {deal.name} depth {depth}: {total}{verdict}")
+        expected = deal.counts[depth - 1] if depth <= len(deal.counts) else None
+        verdict = "" if expected is None else (" (as recorded)" if expected == total else f" (recorded: {expected})")
+        print(f"perft {deal.name} depth {depth}: {total}{verdict}")
+        if engine is not None and expected is not None and expected != total:
+            print(_first_difference(engine, deal, depth))
     print(f"{elapsed:.3f} s, {total / elapsed if elapsed else 0:.0f} sequences/s", file=sys.stderr)
     return 1 if expected is not None and expected != total else 0
+
+
+def _first_difference(engine: object, deal: object, depth: int) -> str:
+    """The first position where the engine differs from the reference on ``deal``, and the rules it breaks there (as
+    ``hearts-ref conform`` names them for a perft count)."""
+    from hearts_ref.conformance.suite_steps import perft_rules
+    from hearts_ref.engines.failures import ENGINE_ERRORS, failure_text
+
+    try:
+        rules, where = perft_rules(engine, deal, depth)
+    except ENGINE_ERRORS as error:
+        return f"the first position that differs was not found: the engine failed ({failure_text(error)})"
+    return f"first difference {where}" + (f" [{', '.join(rules)}]" if rules else "")
