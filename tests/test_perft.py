@@ -119,7 +119,9 @@ def test_cli_perft_takes_every_engine_spec_of_conform(spec):
     """The engine offers its whole hand to the follower (FOLLOW-SUIT ignored): 13 second plays, not 5."""
     result = run_cli("perft", "shuffled", "--depth", "2", "--engine", spec)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert result.stdout.splitlines()[-1] == "perft shuffled depth 2: 13 (recorded: 5)"
+    count, first = result.stdout.splitlines()
+    assert count == "perft shuffled depth 2: 13 (recorded: 5)"
+    assert first.startswith("first difference after 2C: legal plays differ") and first.endswith("[FOLLOW-SUIT]")
 
 
 def test_cli_perft_takes_openspiel_and_the_reference_as_engines():
