@@ -58,9 +58,7 @@ def hands_astray(state: RoundState, engine: int, ctx: Context) -> tuple[str, ...
     if state.direction != "none":
         if any(_passed_that_way(state, direction, engine, ctx) for direction in _other_directions(state)):
             return ("PASS-CYCLE",)
-        received = exchange(state.dealt, state.passes, rules.pass_offset(state.direction))[seat] & ~state.dealt[seat]
-        kept = (state.dealt[seat] | received) & ~played
-        if foreign and engine == legal_plays(kept, ctx, rules):
+        if foreign and engine == legal_plays(_kept_hand(state, seat, played), ctx, rules):
             return ("PASS-SIMULTANEOUS",)   # the cards passed away never left the hand
     if not foreign:
         return ()
@@ -96,14 +94,7 @@ def astray_citation(state: RoundState, card: int, cited: str, engine_legal: int)
     """PASS-CYCLE: whether an engine refusing a card of the seat's hand as one it does not hold (TRICK-ORDER) holds
     the hand that the cards passed another way give the seat: the hand that gives the engine's legal set
     ``engine_legal``, every legal set of the round so far, and does not hold that card."""
-    if state.direction == "none" or cited != "TRICK-ORDER" or not state.hands[state.to_play] >> card & 1:
-        return False
-    rules, seat = state.rules, state.to_play
-    for direction in _other_directions(state):
-        hands = exchange(state.dealt, state.passes, rules.pass_offset(direction))
-        if not hands[seat] >> card & 1 and _passed_that_way(state, direction, engine_legal, state.context):
-            return True
-    return False
+    return cited == "TRICK-ORDER" and "PASS-CYCLE" in citation_readings(state, card, cited, engine_legal)
 
 
 def citation_readings(state: RoundState, card: int, cited: str, engine_legal: int) -> tuple[str, ...]:
@@ -126,11 +117,17 @@ def citation_readings(state: RoundState, card: int, cited: str, engine_legal: in
         if bool(hand >> card & 1) == holds and _passed_that_way(state, direction, engine_legal, state.context):
             readings.append("PASS-CYCLE")
             break
-    received = exchange(state.dealt, state.passes, rules.pass_offset(state.direction))[seat] & ~state.dealt[seat]
-    kept = (state.dealt[seat] | received) & ~played
+    kept = _kept_hand(state, seat, played)
     if bool(kept >> card & 1) == holds and engine_legal == legal_plays(kept, state.context, rules):
         readings.append("PASS-SIMULTANEOUS")   # the cards passed away never left the hand
     return tuple(readings)
+
+
+def _kept_hand(state: RoundState, seat: int, played: int) -> int:
+    """PASS-SIMULTANEOUS: ``seat``'s hand had the cards it passed never left it (the cards it received added), less
+    the cards ``played``."""
+    received = exchange(state.dealt, state.passes, state.rules.pass_offset(state.direction))[seat] & ~state.dealt[seat]
+    return (state.dealt[seat] | received) & ~played
 
 
 def _other_directions(state: RoundState) -> list[str]:

@@ -34,7 +34,7 @@ from hearts_ref.engine import Engine, EngineRejection, Observation, seated_play,
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays, rejecting_rule
 from hearts_ref.round import RoundState
-from hearts_ref.conformance.astray import astray_citation, citation_readings
+from hearts_ref.conformance.astray import citation_readings
 from hearts_ref.conformance.diagnose import accepted_pass_rules, cited_rule
 from hearts_ref.conformance.findings import Deviation, Difference, failure_message
 from hearts_ref.conformance.judge import describe
@@ -56,9 +56,10 @@ def _astray(state: RoundState, card: int, legal: int) -> Callable[[str], tuple[t
     it shows (PASS-CYCLE: :func:`~.astray.astray_citation`), and those it would be judging should the round show them
     (:func:`~.astray.citation_readings`)."""
     def readings(cited: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        if astray_citation(state, card, cited, legal):
+        later = citation_readings(state, card, cited, legal)
+        if cited == "TRICK-ORDER" and "PASS-CYCLE" in later:   # astray_citation: a card it holds refused as not held
             return ("PASS-CYCLE",), ()
-        return (), citation_readings(state, card, cited, legal)
+        return (), later
     return readings
 
 

@@ -24,9 +24,8 @@ When nothing differs, :attr:`Comparison.proof` lists what was proved and over wh
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hearts_ref.deals import complete_deal
 from hearts_ref.diff.endgame import end_question, outcomes_of, search_end
@@ -99,7 +98,7 @@ def breaking_aside(a: Rules, b: Rules) -> Rules | None:
     if a.must_break_hearts or b.must_break_hearts:
         return None
     try:
-        return dataclasses.replace(b, **{name: getattr(a, name) for name in BREAKING})
+        return replace(b, **{name: getattr(a, name) for name in BREAKING})
     except RulesError:
         return None
 
@@ -123,11 +122,9 @@ class Comparer:
         if (a, b) not in self._done:
             start = time.perf_counter()
             result = self._compare(a, b)
-            in_play = None
-            aside = breaking_aside(a, b) if result.difference is not None and result.difference.kind == "broken" \
-                else None
-            if aside is not None and aside != b:
-                in_play = self.compare(a, aside)
+            broken = result.difference is not None and result.difference.kind == "broken"
+            aside = breaking_aside(a, b) if broken else None   # (never b: the sides break hearts apart)
+            in_play = self.compare(a, aside) if aside is not None and aside != b else None
             self._done[a, b] = Comparison(a, b, result.verdict, result.difference, result.proof, result.open,
                                           time.perf_counter() - start, differing(a, b), in_play)
         return self._done[a, b]
