@@ -125,6 +125,13 @@ class Game(NamedTuple):
             return _new(Game, (self.rules, self.seed, self.results, self.totals, state, self.over))
         return self._finish(state)
 
+    def end_round(self, state: RoundState) -> Game:
+        """Return the game once its round has ended at ``state``, a state its round in play reached by its plays (a
+        caller that has played them already does not play the last card again): scored as :meth:`play` scores it."""
+        if not state.is_over:
+            raise HeartsError("SCORE-TOTAL: the round is not over: it cannot be scored")
+        return self._finish(state)
+
     def _current(self) -> RoundState:
         if self.round is None:
             raise HeartsError("DEAL-HANDS: no round in play" + (" (the game is over)" if self.over else ""))

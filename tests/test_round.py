@@ -54,6 +54,23 @@ def test_deal_dealer_rotates_clockwise():
     assert game.round_number == 2 and game.dealer == 1 and game.results[0].dealer == 0
 
 
+def test_score_total_end_round_scores_as_the_last_play_does():
+    import random
+    from hearts_ref.cards import CARDS
+    from hearts_ref.simulate import random_card, random_pass
+    game, rng = Game.new(Rules(), seed=9), random.Random(3)
+    while game.round.passing:
+        seat = game.round.to_move
+        game = game.choose_pass(seat, random_pass(game.round, seat, rng))
+    state = game.round
+    while not (after := state.play(random_card(state, rng))).is_over:
+        with pytest.raises(HeartsError, match="SCORE-TOTAL"):   # a round still in play is not scored
+            game.end_round(after)
+        state = after
+    played = game._replace(round=state).play(CARDS[after.tricks[-1].indices[-1]])
+    assert game.end_round(after) == played and played.round_number == 2 and played.results[-1].score == after.score()
+
+
 def test_pass_simultaneous_nobody_receives_until_all_chose():
     rules = Rules()
     hands = complete_deal(rules, {})
