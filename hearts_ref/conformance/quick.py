@@ -27,12 +27,9 @@ the finding, its step and its rule are those the step-by-step loop gives.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from hearts_ref.cards import COPY_OFFSET
 from hearts_ref.engine import Observation, observe_game
-from hearts_ref.scoring import card_points
 from hearts_ref.conformance.batch import batch_round
 from hearts_ref.conformance.judge import pass_observations, trick_points
 
@@ -116,21 +113,11 @@ def _same_plays(trace: Any, plan: list[tuple[Any, Any, Any]], rules: Any, dealt:
         return False
     first = plan[0][0]
     points = dealt[1] if first.taken is dealt[0] else first.points_taken()
-    readings, taken, counted = [points], first.taken, _counted(rules)
+    readings = [points]
     for _, _, after in played[3::4]:   # the plays that close a trick (the trick sizes are the engine's: 1, 2, 3, 0)
-        winner = after.leader
-        if (after.taken[winner] ^ taken[winner]) & counted:   # the trick held a card that counts: its winner's again
-            points = trick_points(points, after, rules)
+        points = trick_points(points, after, rules)
         readings.append(points)
-        taken = after.taken
     return trace.points == readings
-
-
-@functools.lru_cache(maxsize=64)
-def _counted(rules: Any) -> int:
-    """SCORE-POINTS, SCORE-JACK: the cards that count points under ``rules``, as the engine counts each alone; a trick
-    without one leaves the points as they were."""
-    return sum(1 << index for index in range(2 * COPY_OFFSET) if card_points(1 << index, rules))
 
 
 def _back(table: Any) -> bool:
