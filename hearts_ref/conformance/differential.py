@@ -43,6 +43,7 @@ Judging a step, keeping findings and stopping are :mod:`.verdicts`.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -115,10 +116,9 @@ class _Table(Verdicts):
                       and takes_rounds(engine))
         self.stop_at_first = stop_at_first
         self.limit = max_steps if max_steps is not None else 1 << 62
-        self.game = Game.new(rules)
+        self.game, self.seen = _new_game(rules)   # the reference's game, and what the engine showed last
         self.state: RoundState | None = None     # the reference's round in play; None once it is scored
         self.number = self.step = 0
-        self.seen = reference_observation(self.game)   # what the engine showed last
         self.synced = True            # whether that is what the reference showed
         self.hands_known = True       # whether the engine's hands are the reference's (this round)
         self.forecast = Forecast(decider)     # a round's plays chosen ahead, for an engine that takes them so
@@ -382,6 +382,13 @@ class _Table(Verdicts):
             trick, points = (), trick_points(points, after, self.rules)
         self._shown_at, self._shown = after, (trick, points)
         return trick, points
+
+
+@functools.lru_cache(maxsize=16)
+def _new_game(rules: Rules) -> tuple[Game, Observation]:
+    """A new game of ``rules`` and the reference's observation of it (both immutable: made once per rules)."""
+    game = Game.new(rules)
+    return game, reference_observation(game)
 
 
 def _deals(engine: Engine) -> bool:

@@ -92,7 +92,7 @@ class OpenSpielEngine:
         self.version = getattr(pyspiel, "__version__", "pyspiel")
 
     def capabilities(self) -> Capabilities:
-        return Capabilities(multi_round=False, passing=True, unsupported=dict(UNSUPPORTED))
+        return _CAPABILITIES
 
     def new_game(self, rules: Rules) -> None:
         if rules is not self.rules or self.game is None:   # a campaign's games share their rules: set up once
@@ -336,6 +336,8 @@ class Trace(NamedTuple):
 
 
 _ZEROS = (0, 0, 0, 0)
+# What OpenSpiel's hearts can do: one round per game, passing, not the variants of UNSUPPORTED (asked once per game).
+_CAPABILITIES = Capabilities(multi_round=False, passing=True, unsupported=dict(UNSUPPORTED))
 _TRICK_SIZES = tuple(n % 4 for n in range(1, 52))   # the cards of the trick after each card of a round but the last
 _NO_CARDS = CardSet()
 _BEFORE_ROUND = Observation("round-over", None, (), False, _ZEROS, None, _ZEROS, False, ())
