@@ -32,6 +32,19 @@ def test_diff_of_two_presets_draws_the_smallest_game_and_each_parameter():
     assert "Traceback" not in out + result.stderr
 
 
+def test_diff_of_a_difference_in_hearts_broken_says_the_first_play_it_changes():
+    result = run("diff", "seed000", "seed004")
+    assert result.returncode == 1, result.stderr
+    out = result.stdout
+    assert "DIFFERENT: the sides part in round 1 at play 5: whether hearts are broken" in out
+    said = re.search(r"What it changes in play: the first play found whose legal cards differ is play (\d+) of round 1 "
+                     r"\(LEAD-HEARTS\), hearts broken parting at play (\d+) \(the soonest in \d+ rounds searched, "
+                     r"not proved the earliest\):", out)
+    assert said and int(said[2]) < int(said[1]), out
+    assert f"  -> play {said[1]}: seat " in out and "seed000: allows " in out and "LEAD-HEARTS forbids" in out
+    assert "(hearts broken, BREAK-DISCARD: hearts_broken_by=any-heart)" in out
+
+
 def test_diff_of_an_equivalent_pair_says_what_the_proof_covers_and_exits_0():
     result = run("diff", "openspiel", "ties=play-on")
     assert result.returncode == 0, result.stderr
@@ -48,6 +61,10 @@ def test_diff_json_and_records_pass_the_referee_under_their_own_rules(tmp_path):
     assert (difference["kind"], difference["round"], difference["play"], difference["card"]) == ("broken", 1, 2, "QS")
     assert difference["rules"] == ["BREAK-QUEEN"] and difference["values"]["hearts_broken"] == [False, True]
     assert difference["game"][0]["plays"] == ["2C", "QS"] and difference["transcript"]
+    consequence = data["consequence"]   # hearts broken restricts a lead here: the first play it changes
+    assert consequence["rules"] == ["LEAD-HEARTS", None] and consequence["card"] == "QS"
+    assert consequence["broken_at"] < consequence["play"] == len(consequence["game"][0]["plays"]) + 1
+    assert consequence["a"]["applies"] == ["LEAD-HEARTS", "BREAK-QUEEN"] and consequence["games"] > 0
     for side in ("a", "b"):
         record = json.loads((tmp_path / f"{side}.json").read_text(encoding="utf-8"))
         assert record == difference["records"][side]

@@ -20,7 +20,10 @@ game that shows it (fewest rounds, then fewest plays), drawn: the hands, the tri
 where the sides part and the rule each side applies there, as replayed on the reference engine
 under both rulesets. ``--records DIR`` writes that game as each side plays it on to the end of
 that round, ``DIR/a.json`` and ``DIR/b.json`` (``spec/record.schema.json``), for
-``hearts-ref referee``. ``--json`` prints:
+``hearts-ref referee``. Sides that part first in whether hearts are broken, where that restricts
+a play (``must_break_hearts`` on a side), are played on: the report adds the first play found
+whose legal cards differ (the soonest of 400 rounds played under both in step, a search and not
+a proof: :mod:`hearts_ref.diff.consequence`). ``--json`` prints:
 
 .. code-block:: text
 
@@ -34,6 +37,10 @@ that round, ``DIR/a.json`` and ``DIR/b.json`` (``spec/record.schema.json``), for
      "open": [...],                              # why it is not settled, or why the game may not be the smallest
      "in_play": null | {the same shape},         # parted first in hearts broken, which restricts no play on either
                                                  # side (must_break_hearts = false): A against B breaking hearts as A
+     "consequence": null | {"round": 1, "play": 9, "broken_at": 5, "card": "QS",   # parted first in hearts broken,
+        "games": 400, "rules": ["LEAD-HEARTS", null],   # which restricts a play: the first play found whose legal
+        "values": {"legal": [...]}, "a": {...}, "b": {...},   # cards differ (a search, not a proof), after hearts
+        "game": [{"hands": [...], "plays": [...]}], "transcript": [...]},   # broken parted at play broken_at (card)
      "difference": null | {"kind": "legal" | "broken" | "points" | "scores" | "end" | "pass" | "deal",
         "round": 1, "play": 2, "plays": 2,        # where they part (play 0: the deal); plays in the game so far
         "card": "QS" | null, "values": {"legal": ["QS 2H ...", ""]},   # what each side shows there
@@ -60,7 +67,8 @@ from typing import Any
 from hearts_ref.commands import positive_seconds
 from hearts_ref.diff.compare import EQUIVALENT, Comparer, Comparison
 from hearts_ref.diff.matrix import breakdown, matrix
-from hearts_ref.diff.report import JSON_VERSION, comparison_dict, drawn, summary_line
+from hearts_ref.diff.consequence import Consequence, first_changed_play
+from hearts_ref.diff.report import JSON_VERSION, comparison_dict, consequence_dict, consequence_lines, drawn, summary_line
 from hearts_ref.diff.rulesets import Side, differing, parse_side, value_text
 from hearts_ref.errors import HeartsError
 from hearts_ref.records import dumps
@@ -114,12 +122,14 @@ def run(args: argparse.Namespace) -> int:
     rows = (breakdown(comparer, side_a.rules, side_b.rules, side_a.label, label_b=side_b.label)
             if len(result.parameters) > 1 else [])
     data = comparison_dict(result, side_a.label, side_b.label)
+    found = consequence_of(result)
+    data["consequence"] = consequence_dict(result, found, side_a.label, side_b.label)
     written = _write_records(folder, data) if folder is not None else []
     if args.json:
         data = {"version": JSON_VERSION, **data, "parameters": rows}
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
-        lines = report_lines(result, side_a, side_b, data, rows, written, folder is not None)
+        lines = report_lines(result, side_a, side_b, data, rows, written, folder is not None, found)
         print("\n".join(lines + [f"{time.perf_counter() - start:.1f}s in all."]))
     return 0 if result.verdict == EQUIVALENT else 1
 
@@ -148,9 +158,20 @@ def _differ_text(side_a: Side, side_b: Side) -> str:
     return f"They differ in {pairs}."
 
 
+def consequence_of(result: Comparison) -> Consequence | None:
+    """Sides that part first in whether hearts are broken, where that restricts a play (must_break_hearts on a side):
+    the first play found whose legal cards it changes (:mod:`hearts_ref.diff.consequence`); else None."""
+    difference = result.difference
+    if difference is None or difference.kind != "broken" or result.in_play is not None:
+        return None
+    if not (result.a.must_break_hearts or result.b.must_break_hearts):
+        return None
+    return first_changed_play(result.a, result.b)
+
+
 def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str, Any], rows: list[dict[str, Any]],
-                 written: list[Path], asked_records: bool) -> list[str]:
-    """The console report of one comparison."""
+                 written: list[Path], asked_records: bool, found: Consequence | None = None) -> list[str]:
+    """The console report of one comparison; ``found``: the first play a difference in hearts broken changes."""
     lines = [f"hearts-ref diff: {side_a.label} against {side_b.label}", _differ_text(side_a, side_b), ""]
     difference = result.difference
     if result.verdict == EQUIVALENT:
@@ -175,6 +196,8 @@ def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str,
         lines += _records_lines(side_a, side_b, written, asked_records, data)
         if result.in_play is not None:
             lines += ["", *_in_play_lines(result.in_play, side_a, side_b)]
+        if difference.kind == "broken" and result.in_play is None:
+            lines += ["", *_consequence_lines(result, found, side_a, side_b)]
     if rows:
         lines += ["", "Each parameter on its own:"]
         for row in rows:
@@ -183,6 +206,17 @@ def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str,
             lines.append(f"  {', '.join(row['parameters'])}: {comparison['a']['label']} against "
                          f"{comparison['b']['label']}: {comparison['summary']}{together}")
     return lines
+
+
+def _consequence_lines(result: Comparison, found: Consequence | None, side_a: Side, side_b: Side) -> list[str]:
+    """What the difference in hearts broken changes in play: the first play found whose legal cards differ."""
+    if found is None:
+        return ["What it changes in play: no round of those searched reaches a play whose legal cards differ."]
+    rule = next(filter(None, found.rules), "the legal plays")
+    return [f"What it changes in play: the first play found whose legal cards differ is play {found.part.play} of "
+            f"round 1 ({rule}), hearts broken parting at play {found.broken_at} (the soonest in {found.games} rounds "
+            f"searched, not proved the earliest):",
+            *consequence_lines(result, found, side_a.label, side_b.label)]
 
 
 def _in_play_lines(in_play: Comparison, side_a: Side, side_b: Side) -> list[str]:

@@ -7,6 +7,7 @@
 - :mod:`hearts_ref.diff.rounds` and :mod:`hearts_ref.diff.endgame`: rounds built to order, for scores and the end;
 - :mod:`hearts_ref.diff.games`: a game replayed on the engine under both rulesets, up to where they part;
 - :mod:`hearts_ref.diff.compare`: the comparison; :mod:`hearts_ref.diff.report` its transcript, JSON and records;
+- :mod:`hearts_ref.diff.consequence`: where the sides part in hearts broken, the first play found that it changes;
 - :mod:`hearts_ref.diff.matrix`: every preset against every other, and each parameter on its own.
 
 >>> from hearts_ref import Rules

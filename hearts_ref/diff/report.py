@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from hearts_ref.cards import CARDS, Suit
 from hearts_ref.cardset import CardSet
 from hearts_ref.diff.compare import Comparison
+from hearts_ref.diff.consequence import Consequence
 from hearts_ref.diff.games import Part, Replayed, choose_parting_cards, engine_rules, finish, replay
 from hearts_ref.diff.rounds import dealt_for
 from hearts_ref.diff.rulesets import value_text
@@ -33,7 +34,7 @@ from hearts_ref.records import game_record
 from hearts_ref.round import RoundState, start_round
 from hearts_ref.variants import PARAMETERS, Rules
 
-__all__ = ["Drawn", "drawn", "comparison_dict", "summary_line", "JSON_VERSION"]
+__all__ = ["Drawn", "drawn", "comparison_dict", "summary_line", "consequence_lines", "consequence_dict", "JSON_VERSION"]
 
 JSON_VERSION = 1
 
@@ -187,6 +188,58 @@ def drawn(result: Comparison, label_a: str, label_b: str) -> Drawn | None:
                  f"({OBSERVED[part.kind]}).")
     records = _records(replayed.game_a, replayed.game_b, cards)
     return Drawn(tuple(lines), records, (views[0].applies, views[1].applies), (views[0].text, views[1].text))
+
+
+def _consequence_sides(result: Comparison, found: Consequence) -> list[_SideView]:
+    """What each side allows at the play a difference in hearts broken changes: the rule the engine names for the
+    card it forbids (``found.rules``), and the BREAK-* rules and values that set hearts broken on each side."""
+    games = (found.replayed.game_a, found.replayed.game_b)
+    cards = choose_parting_cards(*games)
+    breaking = rules_for("broken", result.parameters)
+    views = []
+    for side in (0, 1):
+        game, rules, rule = games[side], (result.a, result.b)[side], found.rules[side]
+        broken = "hearts broken" if game.round.context.hearts_broken else "hearts unbroken"
+        why = f"{broken}, {', '.join(breaking)}: {_values(rules, result.parameters, 'broken')}"
+        if rule is None:
+            views.append(_SideView(f"allows {_glyphs(game.round.legal)} ({why})", breaking))
+        else:
+            forbids = f"no card: {rule} leaves seat {game.round.to_play} no legal play" if not game.round.legal else (
+                f"{_glyphs(game.round.legal)}; {rule} forbids {CARDS[cards[1 - side]].glyph}")
+            views.append(_SideView(f"allows {forbids} ({why})", (rule, *breaking)))
+    return views
+
+
+def consequence_lines(result: Comparison, found: Consequence, label_a: str, label_b: str) -> list[str]:
+    """The first play found whose legal cards a difference in hearts broken changes (:mod:`.consequence`), drawn as
+    the smallest game is: the round up to it, the play where hearts broken parted, what each side allows there."""
+    planned = found.script.rounds[0]
+    lines, _ = _round_lines(result.a, 1, planned.hands, planned.plays, result.a.pass_direction(1))
+    state = found.replayed.game_a.round
+    breaking = CARDS[planned.plays[found.broken_at - 1]]
+    lines.append(f"  hearts broken parted at play {found.broken_at} ({breaking.glyph})")
+    lines.append(f"  -> play {found.part.play}: seat {state.to_play} to play, holding "
+                 f"{_glyphs(state.hands[state.to_play])} ({_context_text(state).rsplit(', hearts', 1)[0]})")
+    views = _consequence_sides(result, found)
+    lines += [f"     {label}: {view.text}" for label, view in zip((label_a, label_b), views)]
+    return lines
+
+
+def consequence_dict(result: Comparison, found: Consequence | None, label_a: str,
+                     label_b: str) -> dict[str, Any] | None:
+    """The consequence as JSON-ready data (the shape is documented in ``hearts_ref/commands/diff.py``)."""
+    if found is None:
+        return None
+    views = _consequence_sides(result, found)
+    planned = found.script.rounds[0]
+    return {"round": found.part.round, "play": found.part.play, "broken_at": found.broken_at,
+            "card": str(CARDS[planned.plays[found.broken_at - 1]]), "games": found.games,
+            "rules": list(found.rules), "values": {name: list(pair) for name, pair in found.part.values.items()},
+            "a": {"applies": list(views[0].applies), "shows": views[0].text},
+            "b": {"applies": list(views[1].applies), "shows": views[1].text},
+            "game": [{"hands": [str(CardSet.from_mask(h)) for h in planned.hands],
+                      "plays": [str(CARDS[c]) for c in planned.plays]}],
+            "transcript": consequence_lines(result, found, label_a, label_b)}
 
 
 def _records(game_a: Game, game_b: Game, cards: tuple[int | None, int | None]) -> tuple[dict, dict]:

@@ -1,0 +1,75 @@
+"""What a difference in hearts broken changes in play (hearts_ref.diff.consequence): the first play found whose legal
+cards differ, checked by replaying its round on the engine under both rulesets, independently of the search."""
+
+import pytest
+
+from hearts_ref.cards import CARDS
+from hearts_ref.cardset import CardSet
+from hearts_ref.diff.compare import Comparer
+from hearts_ref.diff.consequence import first_changed_play
+from hearts_ref.diff.rounds import dealt_for
+from hearts_ref.game import Game
+from hearts_ref.commands.diff import consequence_of
+from hearts_ref.variants import Rules
+
+
+def _replay(rules: Rules, hands, plays):
+    """The round at its first lead holding ``hands`` (dealt and passed as dealt_for says), then ``plays``: the game
+    after each play, the first being the game before any."""
+    direction = rules.pass_direction(1)
+    dealt, passes = dealt_for(rules, hands, direction)
+    game = Game.new(rules).deal_round(tuple(CardSet.from_mask(h) for h in dealt), direction=direction)
+    for seat, cards in enumerate(passes or ()):
+        game = game.choose_pass(seat, CardSet.from_mask(cards))
+    games = [game]
+    for card in plays:
+        game = game.play(CARDS[card])
+        games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("b, breaking, rule", [
+    (Rules(qs_breaks_hearts=True), "QS", "LEAD-HEARTS"),          # BREAK-QUEEN: the Q♠ breaks hearts on B only
+    (Rules.preset("seed004"), None, "LEAD-HEARTS"),               # BREAK-DISCARD: any heart breaks them on B
+])
+def test_the_play_found_is_the_first_of_its_round_whose_legal_cards_differ(b, breaking, rule):
+    a = Rules()
+    found = first_changed_play(a, b)
+    assert found is not None and found.part.kind == "legal"
+    planned = found.script.rounds[0]
+    side_a, side_b = _replay(a, planned.hands, planned.plays), _replay(b, planned.hands, planned.plays)
+    broken = [g.round.context.hearts_broken != h.round.context.hearts_broken for g, h in zip(side_a, side_b)]
+    assert broken.index(True) == found.broken_at, "hearts broken first parts after play broken_at"
+    if breaking is not None:
+        assert str(CARDS[planned.plays[found.broken_at - 1]]) == breaking
+    legal = [g.round.legal != h.round.legal for g, h in zip(side_a, side_b)]
+    assert legal.index(True) == len(planned.plays), "no earlier play of the round has different legal cards"
+    assert len(planned.plays) + 1 == found.part.play and found.broken_at < found.part.play
+    a_legal, b_legal = side_a[-1].round.legal, side_b[-1].round.legal
+    assert a_legal & ~b_legal == 0 and b_legal & ~a_legal, "B, hearts broken, allows more than A"
+    assert found.rules == (rule, None)
+    assert found.part.values["legal"] == (str(side_a[-1].round.legal_plays()), str(side_b[-1].round.legal_plays()))
+
+
+def test_the_search_is_deterministic_and_keeps_the_soonest_play():
+    a, b = Rules(), Rules(qs_breaks_hearts=True)
+    first, again = first_changed_play(a, b), first_changed_play(a, b)
+    assert first.script == again.script and first.part == again.part
+    fewer = first_changed_play(a, b, games=20)
+    assert fewer is not None and fewer.part.play >= first.part.play, "more rounds searched never find a later play"
+
+
+def test_rulesets_whose_legal_cards_never_depend_on_hearts_broken_have_none():
+    """must_break_hearts off on both sides: hearts broken restricts nothing, no legal set can differ through it."""
+    a = Rules(must_break_hearts=False)
+    assert first_changed_play(a, Rules(must_break_hearts=False, qs_breaks_hearts=True), games=60) is None
+
+
+def test_the_diff_command_asks_only_where_hearts_broken_restricts_a_play():
+    comparer = Comparer()
+    restricting = comparer.compare(Rules(), Rules(qs_breaks_hearts=True))
+    assert restricting.difference.kind == "broken" and consequence_of(restricting) is not None
+    free = comparer.compare(Rules(must_break_hearts=False), Rules(must_break_hearts=False, qs_breaks_hearts=True))
+    assert free.in_play is not None and consequence_of(free) is None   # (in_play says they play alike)
+    legal = comparer.compare(Rules(), Rules.preset("seed001"))
+    assert legal.difference.kind == "legal" and consequence_of(legal) is None
