@@ -140,6 +140,8 @@ def _game(comparison: dict[str, Any], anchor: str, title: str, page: str) -> lis
         if difference.get("note"):
             out.append(f"Not proved smallest: {escape_cell(difference['note'])}.\n")
         out += _drawn(comparison, difference, page)
+    if comparison.get("consequence"):
+        out += _consequence(comparison, comparison["consequence"], page)
     proof = [] if difference else comparison.get("proof") or []
     for part in proof:
         out.append(f"- *{part['part']}*: {part['status']} — " + link_rule_ids(part["covers"], page, rule_pages()))
@@ -176,6 +178,24 @@ def _drawn(comparison: dict[str, Any], difference: dict[str, Any], page: str) ->
     out.append('??? abstract "The transcript, as `hearts-ref diff` prints it"\n')
     out.append("    ```text\n" + "\n".join(f"    {line}" for line in difference.get("transcript") or [])
                + "\n    ```\n")
+    return out
+
+
+def _consequence(comparison: dict[str, Any], found: dict[str, Any], page: str) -> list[str]:
+    """Sides that part in whether hearts are broken, where that restricts a play: the first play found that it
+    changes (``hearts-ref diff`` searches rounds played in step), what each side allows there, its transcript."""
+    rule = next(filter(None, found["rules"]), "the legal plays")
+    out = [link_rule_ids(f"What it changes in play: the first play found whose legal cards differ is **play "
+                         f"{found['play']}** of round {found['round']} ({rule}), hearts broken parting at play "
+                         f"{found['broken_at']} ({found['card']}): the soonest in {found['games']} rounds played "
+                         "under both rulesets in step, not proved the earliest.", page, rule_pages()) + "\n"]
+    for side in ("a", "b"):
+        shown = found.get(side, {}).get("shows", "")
+        out.append(f"- **{comparison[side]['label']}**: " + link_rule_ids(cards_in_text(escape_cell(shown)), page,
+                                                                          rule_pages()))
+    out.append("")
+    out.append('??? abstract "The round that reaches it, as `hearts-ref diff` prints it"\n')
+    out.append("    ```text\n" + "\n".join(f"    {line}" for line in found.get("transcript") or []) + "\n    ```\n")
     return out
 
 

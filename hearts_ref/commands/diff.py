@@ -67,8 +67,8 @@ from typing import Any
 from hearts_ref.commands import positive_seconds
 from hearts_ref.diff.compare import EQUIVALENT, Comparer, Comparison
 from hearts_ref.diff.matrix import breakdown, matrix
-from hearts_ref.diff.consequence import Consequence, first_changed_play
-from hearts_ref.diff.report import JSON_VERSION, comparison_dict, consequence_dict, consequence_lines, drawn, summary_line
+from hearts_ref.diff.consequence import Consequence, consequence_of
+from hearts_ref.diff.report import JSON_VERSION, comparison_dict, consequence_lines, drawn, summary_line
 from hearts_ref.diff.rulesets import Side, differing, parse_side, value_text
 from hearts_ref.errors import HeartsError
 from hearts_ref.records import dumps
@@ -123,7 +123,6 @@ def run(args: argparse.Namespace) -> int:
             if len(result.parameters) > 1 else [])
     data = comparison_dict(result, side_a.label, side_b.label)
     found = consequence_of(result)
-    data["consequence"] = consequence_dict(result, found, side_a.label, side_b.label)
     written = _write_records(folder, data) if folder is not None else []
     if args.json:
         data = {"version": JSON_VERSION, **data, "parameters": rows}
@@ -156,17 +155,6 @@ def _differ_text(side_a: Side, side_b: Side) -> str:
     pairs = ", ".join(f"{name} ({value_text(getattr(side_a.rules, name))} / {value_text(getattr(side_b.rules, name))})"
                       for name in names)
     return f"They differ in {pairs}."
-
-
-def consequence_of(result: Comparison) -> Consequence | None:
-    """Sides that part first in whether hearts are broken, where that restricts a play (must_break_hearts on a side):
-    the first play found whose legal cards it changes (:mod:`hearts_ref.diff.consequence`); else None."""
-    difference = result.difference
-    if difference is None or difference.kind != "broken" or result.in_play is not None:
-        return None
-    if not (result.a.must_break_hearts or result.b.must_break_hearts):
-        return None
-    return first_changed_play(result.a, result.b)
 
 
 def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str, Any], rows: list[dict[str, Any]],

@@ -19,8 +19,9 @@ fixed seeds); it is not a proof that no earlier play can differ, and says so.
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet
@@ -31,7 +32,7 @@ from hearts_ref.game import Game
 from hearts_ref.legality import Context, breaks_hearts
 from hearts_ref.variants import Rules
 
-__all__ = ["Consequence", "first_changed_play", "GAMES"]
+__all__ = ["Consequence", "first_changed_play", "consequence_of", "GAMES"]
 
 GAMES = 400   # rounds searched: each about a millisecond on the engine under both rulesets
 
@@ -50,6 +51,19 @@ class Consequence(NamedTuple):
     games: int
 
 
+def consequence_of(result: Any) -> Consequence | None:
+    """For a comparison (:class:`~hearts_ref.diff.compare.Comparison`) whose sides part first in whether hearts are
+    broken, where that restricts a play (``must_break_hearts`` on a side): the first play found that it changes;
+    else None (another difference, or hearts broken restricting nothing: :attr:`Comparison.in_play` says that)."""
+    difference = result.difference
+    if difference is None or difference.kind != "broken" or result.in_play is not None:
+        return None
+    if not (result.a.must_break_hearts or result.b.must_break_hearts):
+        return None
+    return first_changed_play(result.a, result.b)
+
+
+@functools.lru_cache(maxsize=64)
 def first_changed_play(a: Rules, b: Rules, *, games: int = GAMES) -> Consequence | None:
     """Search ``games`` first rounds for the soonest play whose legal cards differ between ``a`` and ``b`` (which
     agree on every legal set in the same context: they part through hearts broken); None when none reaches one."""

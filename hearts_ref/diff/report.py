@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from hearts_ref.cards import CARDS, Suit
 from hearts_ref.cardset import CardSet
 from hearts_ref.diff.compare import Comparison
-from hearts_ref.diff.consequence import Consequence
+from hearts_ref.diff.consequence import Consequence, consequence_of
 from hearts_ref.diff.games import Part, Replayed, choose_parting_cards, engine_rules, finish, replay
 from hearts_ref.diff.rounds import dealt_for
 from hearts_ref.diff.rulesets import value_text
@@ -286,6 +286,7 @@ def comparison_dict(result: Comparison, label_a: str, label_b: str, *, records: 
         "seconds": round(result.seconds, 3), "difference": None,
         "proof": [{"part": p.name, "status": p.status, "covers": p.covers, "queries": p.queries} for p in result.proof],
         "open": list(result.open), "in_play": None,
+        "consequence": consequence_dict(result, consequence_of(result), label_a, label_b),
     }
     if result.in_play is not None:   # the comparison with b breaking hearts as a does (no play restricted either way)
         data["in_play"] = comparison_dict(result.in_play, label_a, f"{label_b}, breaking hearts as {label_a}",
