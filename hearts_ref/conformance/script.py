@@ -32,6 +32,7 @@ and lower choices, and a script read back replays the same game.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import zlib
 from math import comb
@@ -160,8 +161,10 @@ def waiting_seats(state: RoundState) -> list[int]:
     return [seat for seat, given in enumerate(state.passes) if not given]
 
 
+@functools.lru_cache(maxsize=64)
 def direction_options(rules: Rules) -> tuple[str, ...]:
-    """PASS-CYCLE: the directions a round may be played with, "none" first (the simplest)."""
+    """PASS-CYCLE: the directions a round may be played with, "none" first (the simplest); worked out once per rules
+    (every game of a campaign asks)."""
     cycle = {rules.pass_direction(number) for number in range(1, 5)}
     return ("none",) + tuple(d for d in ("left", "right", "across") if d in cycle)
 
