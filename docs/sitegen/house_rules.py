@@ -170,14 +170,16 @@ def _drawn(comparison: dict[str, Any], difference: dict[str, Any], page: str) ->
         else:
             out.append(f"- the {len(plays)} plays of the round: see the transcript")
         out.append("")
-    for side in ("a", "b"):
-        shown = difference.get(side, {}).get("shows", "")
-        out.append(f"- **{comparison[side]['label']}**: " + link_rule_ids(cards_in_text(escape_cell(shown)), page,
-                                                                          rule_pages()))
+    return out + _sides_and_transcript(comparison, difference, page, "The transcript, as `hearts-ref diff` prints it")
+
+
+def _sides_and_transcript(comparison: dict[str, Any], shown: dict[str, Any], page: str, title: str) -> list[str]:
+    """What each side shows (``shown``: a difference or a consequence), then its transcript, folded under ``title``."""
+    out = [f"- **{comparison[side]['label']}**: " + link_rule_ids(
+        cards_in_text(escape_cell(shown.get(side, {}).get("shows", ""))), page, rule_pages()) for side in ("a", "b")]
     out.append("")
-    out.append('??? abstract "The transcript, as `hearts-ref diff` prints it"\n')
-    out.append("    ```text\n" + "\n".join(f"    {line}" for line in difference.get("transcript") or [])
-               + "\n    ```\n")
+    out.append(f'??? abstract "{title}"\n')
+    out.append("    ```text\n" + "\n".join(f"    {line}" for line in shown.get("transcript") or []) + "\n    ```\n")
     return out
 
 
@@ -189,14 +191,8 @@ def _consequence(comparison: dict[str, Any], found: dict[str, Any], page: str) -
                          f"{found['play']}** of round {found['round']} ({rule}), hearts broken parting at play "
                          f"{found['broken_at']} ({found['card']}): the soonest in {found['games']} rounds played "
                          "under both rulesets in step, not proved the earliest.", page, rule_pages()) + "\n"]
-    for side in ("a", "b"):
-        shown = found.get(side, {}).get("shows", "")
-        out.append(f"- **{comparison[side]['label']}**: " + link_rule_ids(cards_in_text(escape_cell(shown)), page,
-                                                                          rule_pages()))
-    out.append("")
-    out.append('??? abstract "The round that reaches it, as `hearts-ref diff` prints it"\n')
-    out.append("    ```text\n" + "\n".join(f"    {line}" for line in found.get("transcript") or []) + "\n    ```\n")
-    return out
+    title = "The round that reaches it, as `hearts-ref diff` prints it"
+    return out + _sides_and_transcript(comparison, found, page, title)
 
 
 def _breakdown(rows: list[dict[str, Any]], page: str) -> list[str]:
