@@ -72,3 +72,11 @@ def test_the_diff_command_asks_only_where_hearts_broken_restricts_a_play():
     assert free.in_play is not None and consequence_of(free) is None   # (in_play says they play alike)
     legal = comparer.compare(Rules(), Rules.preset("seed001"))
     assert legal.difference.kind == "legal" and consequence_of(legal) is None
+
+
+def test_no_consequence_is_searched_where_one_side_leads_hearts_whatever_is_broken():
+    """must_break_hearts off on B alone: B may lead a heart broken or not, so a later difference in the legal cards
+    is must_break_hearts' (the breakdown by parameter shows it), not hearts broken's: nothing is put down to it."""
+    result = Comparer().compare(Rules(), Rules(must_break_hearts=False, qs_breaks_hearts=True))
+    assert result.difference.kind == "broken" and result.in_play is None
+    assert consequence_of(result) is None

@@ -21,7 +21,7 @@ where the sides part and the rule each side applies there, as replayed on the re
 under both rulesets. ``--records DIR`` writes that game as each side plays it on to the end of
 that round, ``DIR/a.json`` and ``DIR/b.json`` (``spec/record.schema.json``), for
 ``hearts-ref referee``. Sides that part first in whether hearts are broken, where that restricts
-a play (``must_break_hearts`` on a side), are played on: the report adds the first play found
+the plays (``must_break_hearts`` on both sides), are played on: the report adds the first play found
 whose legal cards differ (the soonest of 400 rounds played under both in step, a search and not
 a proof: :mod:`hearts_ref.diff.consequence`). ``--json`` prints:
 
@@ -67,7 +67,7 @@ from typing import Any
 from hearts_ref.commands import positive_seconds
 from hearts_ref.diff.compare import EQUIVALENT, Comparer, Comparison
 from hearts_ref.diff.matrix import breakdown, matrix
-from hearts_ref.diff.consequence import Consequence, consequence_of
+from hearts_ref.diff.consequence import Consequence, consequence_of, restricts_by_hearts_broken
 from hearts_ref.diff.report import JSON_VERSION, comparison_dict, consequence_lines, drawn, summary_line
 from hearts_ref.diff.rulesets import Side, differing, parse_side, value_text
 from hearts_ref.errors import HeartsError
@@ -184,7 +184,7 @@ def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str,
         lines += _records_lines(side_a, side_b, written, asked_records, data)
         if result.in_play is not None:
             lines += ["", *_in_play_lines(result.in_play, side_a, side_b)]
-        if difference.kind == "broken" and result.in_play is None:
+        if restricts_by_hearts_broken(result):
             lines += ["", *_consequence_lines(result, found, side_a, side_b)]
     if rows:
         lines += ["", "Each parameter on its own:"]

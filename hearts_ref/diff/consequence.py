@@ -3,11 +3,12 @@
 Two rulesets that part first in whether hearts are broken (the Q♠ breaking them on one side,
 BREAK-QUEEN, say) play alike until a seat's legal cards depend on it: a lead after the first
 trick while hearts are broken on one side only (LEAD-HEARTS), or a discard where unbroken
-hearts may not be discarded. Where hearts broken restricts a play on at least one side
+hearts may not be discarded. Where hearts broken restricts the plays on both sides
 (``must_break_hearts``), :func:`first_changed_play` searches for that play: it plays
 ``games`` rounds on the reference engine under both rulesets in step (the same deal, the same
-passes, the same plays, each chosen among the cards both sides allow, the first one that breaks
-hearts on one side only played as soon as it can be), and keeps the round that reaches a play
+passes, the same plays, each drawn among the cards both sides allow by
+:func:`~hearts_ref.simulate.random_card`, the first one that breaks hearts on one side only
+played as soon as it can be), and keeps the round that reaches a play
 whose legal cards differ soonest. The search is deterministic (its rounds are dealt from
 fixed seeds); it is not a proof that no earlier play can differ, and says so.
 
@@ -30,9 +31,10 @@ from hearts_ref.diff.games import Part, Replayed, Script, ScriptRound, engine_ru
 from hearts_ref.diff.rounds import dealt_for
 from hearts_ref.game import Game
 from hearts_ref.legality import Context, breaks_hearts
+from hearts_ref.simulate import random_card
 from hearts_ref.variants import Rules
 
-__all__ = ["Consequence", "first_changed_play", "consequence_of", "GAMES"]
+__all__ = ["Consequence", "first_changed_play", "consequence_of", "restricts_by_hearts_broken", "GAMES"]
 
 GAMES = 400   # rounds searched: each about a millisecond on the engine under both rulesets
 
@@ -53,14 +55,19 @@ class Consequence(NamedTuple):
 
 def consequence_of(result: Any) -> Consequence | None:
     """For a comparison (:class:`~hearts_ref.diff.compare.Comparison`) whose sides part first in whether hearts are
-    broken, where that restricts a play (``must_break_hearts`` on a side): the first play found that it changes;
+    broken, where that restricts the plays on both sides (:func:`restricts_by_hearts_broken`): the first play found
+    that it changes;
     else None (another difference, or hearts broken restricting nothing: :attr:`Comparison.in_play` says that)."""
+    return first_changed_play(result.a, result.b) if restricts_by_hearts_broken(result) else None
+
+
+def restricts_by_hearts_broken(result: Any) -> bool:
+    """Whether a comparison's sides part first in hearts broken and it restricts the plays on both sides
+    (``must_break_hearts`` on each): only then is a later difference in the legal cards hearts broken's doing (with
+    it off on one side, that side leads hearts whatever is broken: the legal plays differ by ``must_break_hearts``)."""
     difference = result.difference
-    if difference is None or difference.kind != "broken" or result.in_play is not None:
-        return None
-    if not (result.a.must_break_hearts or result.b.must_break_hearts):
-        return None
-    return first_changed_play(result.a, result.b)
+    return (difference is not None and difference.kind == "broken" and result.in_play is None
+            and result.a.must_break_hearts and result.b.must_break_hearts)
 
 
 @functools.lru_cache(maxsize=64)
@@ -117,10 +124,7 @@ def _play_in_step(a: Rules, b: Rules, dealt: tuple[int, ...], direction: str, rn
             return None
         card = _breaking(game_a.round.context, a, b, legal_a) if not broken_at else None
         if card is None:
-            chosen = legal_a
-            for _ in range(int(rng.random() * legal_a.bit_count())):
-                chosen &= chosen - 1
-            card = (chosen & -chosen).bit_length() - 1
+            card = random_card(game_a.round, rng).index
         game_a, game_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
         plays.append(card)
         if not broken_at and _broken(game_a) != _broken(game_b):

@@ -194,7 +194,6 @@ def _consequence_sides(result: Comparison, found: Consequence) -> list[_SideView
     """What each side allows at the play a difference in hearts broken changes: the rule the engine names for the
     card it forbids (``found.rules``), and the BREAK-* rules and values that set hearts broken on each side."""
     games = (found.replayed.game_a, found.replayed.game_b)
-    cards = choose_parting_cards(*games)
     breaking = rules_for("broken", result.parameters)
     views = []
     for side in (0, 1):
@@ -204,8 +203,9 @@ def _consequence_sides(result: Comparison, found: Consequence) -> list[_SideView
         if rule is None:
             views.append(_SideView(f"allows {_glyphs(game.round.legal)} ({why})", breaking))
         else:
+            forbidden = games[1 - side].round.legal & ~game.round.legal   # what the other side allows, this one not
             forbids = f"no card: {rule} leaves seat {game.round.to_play} no legal play" if not game.round.legal else (
-                f"{_glyphs(game.round.legal)}; {rule} forbids {CARDS[cards[1 - side]].glyph}")
+                f"{_glyphs(game.round.legal)}; {rule} forbids {_glyphs(forbidden)}")
             views.append(_SideView(f"allows {forbids} ({why})", (rule, *breaking)))
     return views
 
