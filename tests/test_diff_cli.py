@@ -25,7 +25,7 @@ def test_diff_of_two_presets_draws_the_smallest_game_and_each_parameter():
     out = result.stdout
     assert 'They differ in first_trick_points (exception / forbidden), end_comparison (">=" / ">").' in out
     assert "DIFFERENT: the sides part in round 1 at play 2: the legal plays (FIRST-NO-POINTS" in out
-    assert "It is the smallest game" in out and "trick  1: seat 0 leads  2♣" in out
+    assert "It is the smallest game" in out and "  trick  1 (play 1): seat 0 leads  2♣\n  -> play 2: seat 1" in out
     assert "seed001: allows no card: FIRST-NO-POINTS leaves seat 1 no legal play" in out
     assert "Replayed on the reference engine under both rulesets" in out
     assert 'end_comparison: seed000 against seed000 end_comparison=">": differs in round 4 at play 52' in out
@@ -38,10 +38,14 @@ def test_diff_of_a_difference_in_hearts_broken_says_the_first_play_it_changes():
     out = result.stdout
     assert "DIFFERENT: the sides part in round 1 at play 5: whether hearts are broken" in out
     said = re.search(r"What it changes in play: the first play found whose legal cards differ is play (\d+) of round 1 "
-                     r"\(LEAD-HEARTS\), hearts broken parting at play (\d+) \(the soonest in \d+ rounds searched, "
+                     r"\(LEAD-HEARTS\), after play (\d+) broke hearts on one side only \(the soonest in \d+ rounds searched, "
                      r"not proved the earliest\):", out)
     assert said and int(said[2]) < int(said[1]), out
     assert f"  -> play {said[1]}: seat " in out and "seed000: allows " in out and "LEAD-HEARTS forbids" in out
+    # each trick line numbers its plays, and the play that broke hearts on one side is named by its number
+    broken, first = int(said[2]), (int(said[2]) - 1) // 4 * 4 + 1
+    assert re.search(rf"  trick +{first // 4 + 1} \(plays {first}–{first + 3}\): seat \d leads ", out), out
+    assert re.search(rf"  play {broken} \(\S+\) breaks hearts on one side only\n  -> play {said[1]}: ", out), out
     assert "(hearts broken, BREAK-DISCARD: hearts_broken_by=any-heart)" in out
 
 
@@ -62,7 +66,7 @@ def test_diff_json_and_records_pass_the_referee_under_their_own_rules(tmp_path):
     assert difference["rules"] == ["BREAK-QUEEN"] and difference["values"]["hearts_broken"] == [False, True]
     assert difference["game"][0]["plays"] == ["2C", "QS"] and difference["transcript"]
     consequence = data["consequence"]   # hearts broken restricts a lead here: the first play it changes
-    assert consequence["rules"] == ["LEAD-HEARTS", None] and consequence["card"] == "QS"
+    assert consequence["rules"] == ["LEAD-HEARTS", None] and consequence["broken_card"] == "QS"
     assert consequence["broken_at"] < consequence["play"] == len(consequence["game"][0]["plays"]) + 1
     assert consequence["a"]["applies"] == ["LEAD-HEARTS", "BREAK-QUEEN"] and consequence["games"] > 0
     for side in ("a", "b"):

@@ -37,10 +37,11 @@ a proof: :mod:`hearts_ref.diff.consequence`). ``--json`` prints:
      "open": [...],                              # why it is not settled, or why the game may not be the smallest
      "in_play": null | {the same shape},         # parted first in hearts broken, which restricts no play on either
                                                  # side (must_break_hearts = false): A against B breaking hearts as A
-     "consequence": null | {"round": 1, "play": 9, "broken_at": 5, "card": "QS",   # parted first in hearts broken,
-        "games": 400, "rules": ["LEAD-HEARTS", null],   # which restricts a play: the first play found whose legal
-        "values": {"legal": [...]}, "a": {...}, "b": {...},   # cards differ (a search, not a proof), after hearts
-        "game": [{"hands": [...], "plays": [...]}], "transcript": [...]},   # broken parted at play broken_at (card)
+     "consequence": null | {"round": 1, "play": 9, "broken_at": 5,   # parted first in hearts broken, which
+        "broken_card": "QS", "games": 400,              # restricts a play: the first play found whose legal cards
+        "rules": ["LEAD-HEARTS", null], "values": {"legal": [...]},   # differ (a search, not a proof), after play
+        "a": {...}, "b": {...},                         # broken_at (broken_card) broke hearts on one side only
+        "game": [{"hands": [...], "plays": [...]}], "transcript": [...]},
      "difference": null | {"kind": "legal" | "broken" | "points" | "scores" | "end" | "pass" | "deal",
         "round": 1, "play": 2, "plays": 2,        # where they part (play 0: the deal); plays in the game so far
         "card": "QS" | null, "values": {"legal": ["QS 2H ...", ""]},   # what each side shows there
@@ -115,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
     if len(args.sides) != 2:
         raise HeartsError(f"give two rulesets A and B (got {len(args.sides)}), for example: "
                           'hearts-ref diff seed000 "seed000 qs_breaks_hearts=true"')
-    side_a = parse_side(args.sides[0], name="A")
-    side_b = parse_side(args.sides[1], base=side_a, name="B")
+    side_a = parse_side(args.sides[0], name="ruleset A")
+    side_b = parse_side(args.sides[1], base=side_a, name="ruleset B")
     folder = _records_folder(args.records) if args.records else None
     result = comparer.compare(side_a.rules, side_b.rules)
     rows = (breakdown(comparer, side_a.rules, side_b.rules, side_a.label, label_b=side_b.label)
@@ -202,8 +203,8 @@ def _consequence_lines(result: Comparison, found: Consequence | None, side_a: Si
         return ["What it changes in play: no round of those searched reaches a play whose legal cards differ."]
     rule = next(filter(None, found.rules), "the legal plays")
     return [f"What it changes in play: the first play found whose legal cards differ is play {found.part.play} of "
-            f"round 1 ({rule}), hearts broken parting at play {found.broken_at} (the soonest in {found.games} rounds "
-            f"searched, not proved the earliest):",
+            f"round 1 ({rule}), after play {found.broken_at} broke hearts on one side only (the soonest in "
+            f"{found.games} rounds searched, not proved the earliest):",
             *consequence_lines(result, found, side_a.label, side_b.label)]
 
 

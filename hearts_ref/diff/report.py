@@ -77,17 +77,22 @@ def _round_lines(rules: Rules, number: int, hands: tuple[int, ...], plays: tuple
     if passes:
         lines += [f"  seat {seat} then holds {_glyphs(hand)}" for seat, hand in enumerate(hands)]
     state = start_round(rules, [CardSet.from_mask(h) for h in hands], direction="none")
-    for card in plays:
+    for number, card in enumerate(plays, 1):
         leader = state.leader
         state = state.play(CARDS[card])
         if not state.trick:   # a trick is complete
             trick = state.tricks[-1]
-            lines.append(f"  trick {len(state.tricks):>2}: seat {leader} leads  "
-                         f"{' '.join(c.glyph for c in trick.cards)}  -> seat {trick.winner}")
+            lines.append(f"  trick {len(state.tricks):>2} ({_play_numbers(number, len(trick.cards))}): seat {leader} "
+                         f"leads  {' '.join(c.glyph for c in trick.cards)}  -> seat {trick.winner}")
     if state.trick:
-        lines.append(f"  trick {len(state.tricks) + 1:>2}: seat {state.leader} leads  "
-                     f"{' '.join(c.glyph for c in state.current_trick())}")
+        lines.append(f"  trick {len(state.tricks) + 1:>2} ({_play_numbers(len(plays), len(state.trick))}): seat "
+                     f"{state.leader} leads  {' '.join(c.glyph for c in state.current_trick())}")
     return lines, state
+
+
+def _play_numbers(last: int, cards: int) -> str:
+    """The numbers of a trick's plays in the round, its last play being ``last``: "plays 5–8", or "play 9"."""
+    return f"play {last}" if cards == 1 else f"plays {last - cards + 1}–{last}"
 
 
 class _SideView(NamedTuple):
@@ -212,12 +217,13 @@ def _consequence_sides(result: Comparison, found: Consequence) -> list[_SideView
 
 def consequence_lines(result: Comparison, found: Consequence, label_a: str, label_b: str) -> list[str]:
     """The first play found whose legal cards a difference in hearts broken changes (:mod:`.consequence`), drawn as
-    the smallest game is: the round up to it, the play where hearts broken parted, what each side allows there."""
+    the smallest game is: the round up to it, the play that broke hearts on one side only, what each side allows
+    there."""
     planned = found.script.rounds[0]
     lines, _ = _round_lines(result.a, 1, planned.hands, planned.plays, result.a.pass_direction(1))
     state = found.replayed.game_a.round
     breaking = CARDS[planned.plays[found.broken_at - 1]]
-    lines.append(f"  hearts broken parted at play {found.broken_at} ({breaking.glyph})")
+    lines.append(f"  play {found.broken_at} ({breaking.glyph}) breaks hearts on one side only")
     lines.append(f"  -> play {found.part.play}: seat {state.to_play} to play, holding "
                  f"{_glyphs(state.hands[state.to_play])} ({_context_text(state).rsplit(', hearts', 1)[0]})")
     views = _consequence_sides(result, found)
@@ -233,7 +239,7 @@ def consequence_dict(result: Comparison, found: Consequence | None, label_a: str
     views = _consequence_sides(result, found)
     planned = found.script.rounds[0]
     return {"round": found.part.round, "play": found.part.play, "broken_at": found.broken_at,
-            "card": str(CARDS[planned.plays[found.broken_at - 1]]), "games": found.games,
+            "broken_card": str(CARDS[planned.plays[found.broken_at - 1]]), "games": found.games,
             "rules": list(found.rules), "values": {name: list(pair) for name, pair in found.part.values.items()},
             "a": {"applies": list(views[0].applies), "shows": views[0].text},
             "b": {"applies": list(views[1].applies), "shows": views[1].text},

@@ -74,7 +74,7 @@ def _setting(word: str, where: str) -> tuple[str, Any]:
 def parse_side(text: str, *, base: Side | None = None, name: str = "") -> Side:
     """Return the side written ``text``: a preset and settings, or (with ``base``) settings that change ``base``.
 
-    ``name`` ("A", "B") prefixes every error message. Raises :class:`RulesError` naming the
+    ``name`` ("ruleset A", "ruleset B") prefixes every error message. Raises :class:`RulesError` naming the
     bad word and the closest preset or parameter names.
     """
     where = f"{name}: " if name else ""
@@ -87,7 +87,8 @@ def parse_side(text: str, *, base: Side | None = None, name: str = "") -> Side:
     else:
         preset, start = words.pop(0), []
         if preset not in PRESETS:
-            raise RulesError(f"{where}{preset!r} is not a preset or a setting; {suggest(preset, list(PRESETS))}"
+            hint = suggest(preset, list(PRESETS))
+            raise RulesError(f"{where}{preset!r} is not a preset or a setting{'; ' + hint if hint else ' '}"
                              f"(presets: {', '.join(PRESETS)})", field="preset")
     given: dict[str, Any] = {}
     for word in words:
