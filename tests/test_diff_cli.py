@@ -38,8 +38,8 @@ def test_diff_of_a_difference_in_hearts_broken_says_the_first_play_it_changes():
     out = result.stdout
     assert "DIFFERENT: the sides part in round 1 at play 5: whether hearts are broken" in out
     said = re.search(r"What it changes in play: the first play found whose legal cards differ is play (\d+) of round 1 "
-                     r"\(LEAD-HEARTS\), after play (\d+) broke hearts on one side only \(the soonest in \d+ rounds searched, "
-                     r"not proved the earliest\):", out)
+                     r"\(LEAD-HEARTS\), after play (\d+) broke hearts on one side only \(the soonest in \d+ rounds searched; "
+                     r"z3 proves no play before play 9 can differ\):", out)
     assert said and int(said[2]) < int(said[1]), out
     assert f"  -> play {said[1]}: seat " in out and "seed000: allows " in out and "LEAD-HEARTS forbids" in out
     # each trick line numbers its plays, and the play that broke hearts on one side is named by its number
@@ -68,7 +68,10 @@ def test_diff_json_and_records_pass_the_referee_under_their_own_rules(tmp_path):
     consequence = data["consequence"]   # hearts broken restricts a lead here: the first play it changes
     assert consequence["rules"] == ["LEAD-HEARTS", None] and consequence["broken_card"] == "QS"
     assert consequence["broken_at"] < consequence["play"] == len(consequence["game"][0]["plays"]) + 1
-    assert consequence["a"]["applies"] == ["LEAD-HEARTS", "BREAK-QUEEN"] and consequence["games"] > 0
+    assert consequence["a"]["applies"] == ["LEAD-HEARTS", "BREAK-QUEEN"]
+    # played on from the smallest game, it reaches the play z3 proves no round can come before
+    assert consequence["soonest"] and consequence["bound"]["play"] == consequence["play"] == 5
+    assert consequence["claim"].startswith("proved the soonest with z3") and consequence["games"] == 0
     for side in ("a", "b"):
         record = json.loads((tmp_path / f"{side}.json").read_text(encoding="utf-8"))
         assert record == difference["records"][side]

@@ -7,6 +7,7 @@ from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet
 from hearts_ref.diff.compare import Comparer
 from hearts_ref.diff.consequence import consequence_of, first_changed_play
+from hearts_ref.diff.soonest import soonest_legal_difference
 from hearts_ref.diff.rounds import dealt_for
 from hearts_ref.game import Game
 from hearts_ref.variants import Rules
@@ -33,7 +34,11 @@ def _replay(rules: Rules, hands, plays):
 ])
 def test_the_play_found_is_the_first_of_its_round_whose_legal_cards_differ(b, breaking, rule):
     a = Rules()
-    found = first_changed_play(a, b)
+    _check_found(first_changed_play(a, b), a, b, breaking, rule)
+
+
+def _check_found(found, a: Rules, b: Rules, breaking: str | None, rule: str) -> None:
+    """The consequence's round, replayed on both sides independently of the search, shows what it says."""
     assert found is not None and found.part.kind == "legal"
     planned = found.script.rounds[0]
     side_a, side_b = _replay(a, planned.hands, planned.plays), _replay(b, planned.hands, planned.plays)
@@ -45,8 +50,12 @@ def test_the_play_found_is_the_first_of_its_round_whose_legal_cards_differ(b, br
     assert legal.index(True) == len(planned.plays), "no earlier play of the round has different legal cards"
     assert len(planned.plays) + 1 == found.part.play and found.broken_at < found.part.play
     a_legal, b_legal = side_a[-1].round.legal, side_b[-1].round.legal
-    assert a_legal & ~b_legal == 0 and b_legal & ~a_legal, "B, hearts broken, allows more than A"
-    assert found.rules == (rule, None)
+    if side_b[-1].round.context.hearts_broken:
+        assert a_legal & ~b_legal == 0 and b_legal & ~a_legal, "B, hearts broken, allows more than A"
+        assert found.rules == (rule, None)
+    else:
+        assert b_legal & ~a_legal == 0 and a_legal & ~b_legal, "A, hearts broken, allows more than B"
+        assert found.rules == (None, rule)
     assert found.part.values["legal"] == (str(side_a[-1].round.legal_plays()), str(side_b[-1].round.legal_plays()))
 
 
@@ -80,3 +89,37 @@ def test_no_consequence_is_searched_where_one_side_leads_hearts_whatever_is_brok
     result = Comparer().compare(Rules(), Rules(must_break_hearts=False, qs_breaks_hearts=True))
     assert result.difference.kind == "broken" and result.in_play is None
     assert consequence_of(result) is None
+
+
+@pytest.mark.parametrize("b, breaking", [
+    (Rules(qs_breaks_hearts=True), "QS"),          # the Q♠ discarded on the first trick by a hand of only points
+    (Rules(hearts_broken_by="lead"), "2H"),        # a heart discarded on the first trick breaks hearts on A only
+])
+def test_played_on_from_the_smallest_game_it_reaches_the_play_z3_proves_the_soonest(b, breaking):
+    a = Rules()
+    found = consequence_of(Comparer().compare(a, b))
+    _check_found(found, a, b, breaking, "LEAD-HEARTS")
+    assert found.bound.proved and found.part.play == found.bound.play == 5 and found.soonest
+    assert found.claim.startswith("proved the soonest") and found.games == 0   # (no random round was needed)
+
+
+def test_where_no_round_reaches_the_bound_the_claim_says_both():
+    """seed004's smallest game parts hearts broken at play 5 with a lead of only hearts: z3 proves no play before 9
+    can differ, the search finds a later one, and the claim says the two apart."""
+    a, b = Rules(), Rules.preset("seed004")
+    found = consequence_of(Comparer().compare(a, b))
+    _check_found(found, a, b, None, "LEAD-HEARTS")
+    assert found.bound.play == 9 and found.bound.proved and found.part.play > 9 and not found.soonest
+    assert found.claim == f"the soonest in {found.games} rounds searched; z3 proves no play before play 9 can differ"
+
+
+def test_the_bound_is_asked_play_by_play_with_hearts_broken_alike_until_the_sides_part():
+    a = Rules()
+    qs = soonest_legal_difference(a, Rules(qs_breaks_hearts=True), parted=2)
+    assert (qs.play, qs.proved) == (5, True), "the first lead after the first trick"
+    # hearts broken alike up to play 5, where the sides part: the lead at play 5 is the same on both sides
+    assert soonest_legal_difference(a, Rules.preset("seed004"), parted=5).play == 9
+    # a difference in the legal cards whatever hearts broken shows: at the first lead already
+    assert soonest_legal_difference(a, Rules(can_lead_any_club=True), parted=1).play == 1
+    same = soonest_legal_difference(a, Rules(), parted=52)
+    assert (same.play, same.proved, same.queries) == (None, True, 0), "the same rules: the same formulas, no query"

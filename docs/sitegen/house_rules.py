@@ -189,8 +189,8 @@ def _consequence(comparison: dict[str, Any], found: dict[str, Any], page: str) -
     rule = next(filter(None, found["rules"]), "the legal plays")
     out = [link_rule_ids(f"What it changes in play: the first play found whose legal cards differ is **play "
                          f"{found['play']}** of round {found['round']} ({rule}), after play {found['broken_at']} "
-                         f"({found['broken_card']}) broke hearts on one side only: the soonest in {found['games']} rounds played "
-                         "under both rulesets in step, not proved the earliest.", page, rule_pages()) + "\n"]
+                         f"({found['broken_card']}) broke hearts on one side only: {found['claim']}.", page,
+                         rule_pages()) + "\n"]
     title = "The round that reaches it, as `hearts-ref diff` prints it"
     return out + _sides_and_transcript(comparison, found, page, title)
 

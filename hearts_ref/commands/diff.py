@@ -22,8 +22,10 @@ under both rulesets. ``--records DIR`` writes that game as each side plays it on
 that round, ``DIR/a.json`` and ``DIR/b.json`` (``spec/record.schema.json``), for
 ``hearts-ref referee``. Sides that part first in whether hearts are broken, where that restricts
 the plays (``must_break_hearts`` on both sides), are played on: the report adds the first play found
-whose legal cards differ (the soonest of 400 rounds played under both in step, a search and not
-a proof: :mod:`hearts_ref.diff.consequence`). ``--json`` prints:
+whose legal cards differ (played on from the smallest game, and the soonest of 400 rounds played
+under both in step: :mod:`hearts_ref.diff.consequence`), with the play before which z3 proves no
+round can differ (:mod:`hearts_ref.diff.soonest`): where the two meet, the play is proved the
+soonest. ``--json`` prints:
 
 .. code-block:: text
 
@@ -37,10 +39,12 @@ a proof: :mod:`hearts_ref.diff.consequence`). ``--json`` prints:
      "open": [...],                              # why it is not settled, or why the game may not be the smallest
      "in_play": null | {the same shape},         # parted first in hearts broken, which restricts no play on either
                                                  # side (must_break_hearts = false): A against B breaking hearts as A
-     "consequence": null | {"round": 1, "play": 9, "broken_at": 5,   # parted first in hearts broken, which
-        "broken_card": "QS", "games": 400,              # restricts a play: the first play found whose legal cards
-        "rules": ["LEAD-HEARTS", null], "values": {"legal": [...]},   # differ (a search, not a proof), after play
-        "a": {...}, "b": {...},                         # broken_at (broken_card) broke hearts on one side only
+     "consequence": null | {"round": 1, "play": 5, "broken_at": 2,   # parted first in hearts broken, which
+        "broken_card": "QS", "games": 0,                # restricts a play: the first play found whose legal cards
+        "soonest": true, "claim": "proved the soonest: ...",   # differ, after play broken_at (broken_card) broke
+        "bound": {"play": 5, "status": "proved", "queries": 1} | null,   # hearts on one side only; games: the
+        "rules": ["LEAD-HEARTS", null], "values": {"legal": [...]},   # random rounds searched; bound: no play
+        "a": {...}, "b": {...},                         # before bound.play can differ (z3); soonest: play is it
         "game": [{"hands": [...], "plays": [...]}], "transcript": [...]},
      "difference": null | {"kind": "legal" | "broken" | "points" | "scores" | "end" | "pass" | "deal",
         "round": 1, "play": 2, "plays": 2,        # where they part (play 0: the deal); plays in the game so far
@@ -203,8 +207,7 @@ def _consequence_lines(result: Comparison, found: Consequence | None, side_a: Si
         return ["What it changes in play: no round of those searched reaches a play whose legal cards differ."]
     rule = next(filter(None, found.rules), "the legal plays")
     return [f"What it changes in play: the first play found whose legal cards differ is play {found.part.play} of "
-            f"round 1 ({rule}), after play {found.broken_at} broke hearts on one side only (the soonest in "
-            f"{found.games} rounds searched, not proved the earliest):",
+            f"round 1 ({rule}), after play {found.broken_at} broke hearts on one side only ({found.claim}):",
             *consequence_lines(result, found, side_a.label, side_b.label)]
 
 

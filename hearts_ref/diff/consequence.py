@@ -9,13 +9,20 @@ hearts may not be discarded. Where hearts broken restricts the plays on both sid
 passes, the same plays, each drawn among the cards both sides allow by
 :func:`~hearts_ref.simulate.random_card`, the first one that breaks hearts on one side only
 played as soon as it can be), and keeps the round that reaches a play
-whose legal cards differ soonest. The search is deterministic (its rounds are dealt from
-fixed seeds); it is not a proof that no earlier play can differ, and says so.
+whose legal cards differ soonest. Where the comparison gives its smallest game (the deal and
+plays that part hearts broken soonest), :func:`first_changed_play` also plays on from that
+game's first plays, on deals that move a few of the other cards between seats
+(:func:`_from_parting`), looking for the bound below.
+
+:func:`~.soonest.soonest_legal_difference` proves with z3 a play before which no round can show
+different legal cards; a consequence that reaches it is proved the soonest (``soonest``), and
+one that does not says the bound. The search is deterministic (its rounds are dealt from fixed
+seeds).
 
 >>> from hearts_ref import Rules
 >>> found = first_changed_play(Rules(), Rules(qs_breaks_hearts=True))
->>> found.part.kind, found.broken_at < found.part.play, found.rules
-('legal', True, ('LEAD-HEARTS', None))
+>>> found.part.kind, found.broken_at < found.part.play, found.rules, found.soonest
+('legal', True, ('LEAD-HEARTS', None), False)
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ import random
 from typing import Any, NamedTuple
 
 from hearts_ref.cards import CARDS
-from hearts_ref.cardset import CardSet
+from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.deals import deal
 from hearts_ref.diff.games import Part, Replayed, Script, ScriptRound, engine_rules
 from hearts_ref.diff.rounds import dealt_for
+from hearts_ref.diff.soonest import Bound, soonest_legal_difference
+from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.legality import Context, breaks_hearts
 from hearts_ref.simulate import random_card
@@ -43,7 +52,8 @@ class Consequence(NamedTuple):
     """The first play found whose legal cards differ: the round both sides play up to it (``script``: the hands at
     the first lead and the plays before it), where (``part``, of kind ``legal``), the play after which hearts broken
     first differed (``broken_at``), the rule each side's engine names for the card it forbids (``rules``), the
-    sides' games there (``replayed``) and the rounds searched (``games``)."""
+    sides' games there (``replayed``), the random rounds searched (``games``: none once a round played on from the
+    smallest game reaches the bound) and the bound z3 proves (``bound``)."""
 
     script: Script
     part: Part
@@ -51,6 +61,22 @@ class Consequence(NamedTuple):
     rules: tuple[str | None, str | None]
     replayed: Replayed
     games: int
+    bound: Bound | None = None   # the play before which no round can differ (proved), when the comparison gives one
+
+    @property
+    def claim(self) -> str:
+        """How sure the play is to be the soonest: proved, or the soonest searched with the bound proved, or neither."""
+        searched = f"the soonest in {self.games} rounds searched"
+        if self.soonest:
+            return "proved the soonest with z3: no round can show different legal cards before it"
+        if self.bound is not None and self.bound.proved and self.bound.play is not None:
+            return f"{searched}; z3 proves no play before play {self.bound.play} can differ"
+        return f"{searched}, not proved the earliest"
+
+    @property
+    def soonest(self) -> bool:
+        """Whether no round can show different legal cards before this one's play (it reaches the proved bound)."""
+        return self.bound is not None and self.bound.proved and self.bound.play == self.part.play
 
 
 def consequence_of(result: Any) -> Consequence | None:
@@ -58,7 +84,13 @@ def consequence_of(result: Any) -> Consequence | None:
     broken, where that restricts the plays on both sides (:func:`restricts_by_hearts_broken`): the first play found
     that it changes;
     else None (another difference, or hearts broken restricting nothing: :attr:`Comparison.in_play` says that)."""
-    return first_changed_play(result.a, result.b) if restricts_by_hearts_broken(result) else None
+    if not restricts_by_hearts_broken(result):
+        return None
+    difference = result.difference
+    parted = difference.script.rounds[0] if difference.script and difference.part.round == 1 else None
+    if parted is None or not difference.smallest:
+        return first_changed_play(result.a, result.b)
+    return first_changed_play(result.a, result.b, parted=(parted.hands, parted.plays))
 
 
 def restricts_by_hearts_broken(result: Any) -> bool:
@@ -71,12 +103,25 @@ def restricts_by_hearts_broken(result: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def first_changed_play(a: Rules, b: Rules, *, games: int = GAMES) -> Consequence | None:
+def first_changed_play(a: Rules, b: Rules, *, games: int = GAMES,
+                       parted: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> Consequence | None:
     """Search ``games`` first rounds for the soonest play whose legal cards differ between ``a`` and ``b`` (which
-    agree on every legal set in the same context: they part through hearts broken); None when none reaches one."""
+    agree on every legal set in the same context: they part through hearts broken); None when none reaches one.
+
+    ``parted``: the smallest game's round (the hands at the first lead, the plays up to the one that parts hearts
+    broken), no round parting sooner: the bound is proved (:mod:`.soonest`) and the round played on towards it."""
     best: tuple[int, int, tuple[int, ...], tuple[int, ...]] | None = None   # (play, broken at, hands, plays)
     direction = a.pass_direction(1)
+    bound = None
+    if parted is not None:
+        bound = soonest_legal_difference(a, b, parted=len(parted[1]))
+        if bound.proved and bound.play is not None:
+            best = _from_parting(a, b, parted, direction, bound.play)
+    searched = 0
     for number in range(games):
+        if best is not None and bound is not None and best[0] == bound.play:
+            break   # the soonest any round can reach
+        searched += 1
         rng = random.Random(f"hearts-ref-diff:{number}")
         hands = tuple(hand.mask for hand in deal(a, rng=rng))   # the hands at the first lead
         found = _play_in_step(a, b, hands, direction, rng, None if best is None else best[0])
@@ -90,7 +135,8 @@ def first_changed_play(a: Rules, b: Rules, *, games: int = GAMES) -> Consequence
         game_a, game_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
     part = Part("legal", 1, play, play, {"legal": (str(game_a.round.legal_plays()), str(game_b.round.legal_plays()))})
     replayed = Replayed(part, game_a, game_b)
-    return Consequence(Script((ScriptRound(hands, plays),)), part, broken_at, engine_rules(replayed), replayed, games)
+    return Consequence(Script((ScriptRound(hands, plays),)), part, broken_at, engine_rules(replayed), replayed,
+                       searched, bound)
 
 
 def _dealt(a: Rules, b: Rules, hands: tuple[int, ...], direction: str) -> tuple[Game, Game]:
@@ -146,3 +192,74 @@ def _breaking(context: Context, a: Rules, b: Rules, legal: int) -> int | None:
             return played.bit_length() - 1
         rest ^= played
     return None
+
+
+def _from_parting(a: Rules, b: Rules, parted: tuple[tuple[int, ...], tuple[int, ...]], direction: str,
+                  target: int, attempts: int = 300, nodes: int = 200) -> tuple[int, int, tuple[int, ...],
+                                                                              tuple[int, ...]] | None:
+    """The soonest play whose legal cards differ found by playing on from the smallest game's round ``parted`` (its
+    plays up to the one that parts hearts broken, then every order of plays, ``nodes`` at most), on its deal and on
+    deals that move one to three cards none of those plays needs between two seats; ``target`` (the proved bound)
+    ends the search. Returns (play, broken at, hands, plays), as :func:`_play_in_step` does, or None."""
+    hands, prefix = parted
+    rng = random.Random("hearts-ref-diff:soonest")
+    kept = 0
+    for card in prefix:
+        kept |= 1 << card
+    best = None
+    for attempt in range(attempts):
+        dealt = list(hands)
+        for _ in range(attempt and 1 + attempt % 3):   # the smallest game's own deal first
+            one, other = rng.sample(range(a.players), 2)
+            free_one, free_other = list(bits_of(dealt[one] & ~kept)), list(bits_of(dealt[other] & ~kept))
+            if free_one and free_other:
+                x, y = rng.choice(free_one), rng.choice(free_other)
+                dealt[one] ^= (1 << x) | (1 << y)
+                dealt[other] ^= (1 << x) | (1 << y)
+        try:
+            game_a, game_b = _dealt(a, b, tuple(dealt), direction)
+        except HeartsError:   # (a deal the rules refuse: a pass that cannot be made)
+            continue
+        broken_at = 0
+        for number, card in enumerate(prefix, 1):   # the smallest game's plays, while both sides allow them
+            if game_a.round is None or not (game_a.round.legal & game_b.round.legal) >> card & 1:
+                break
+            game_a, game_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
+            if not broken_at and _broken(game_a) != _broken(game_b):
+                broken_at = number
+        else:
+            walk = _Walk(best[0] if best else target + 1, nodes, rng)
+            walk.walk(game_a, game_b, list(prefix), broken_at)
+            if walk.best is not None:
+                best = (walk.best[0], walk.best[1], tuple(dealt), walk.best[2])
+                if best[0] <= target:
+                    return best
+    return best
+
+
+class _Walk:
+    """Every order of plays from a state both sides share (the cards both allow), ``nodes`` at most, keeping the
+    soonest play whose legal cards differ once hearts broken has parted, before play ``limit``."""
+
+    def __init__(self, limit: int, nodes: int, rng: random.Random):
+        self.limit, self.nodes, self.rng = limit, nodes, rng
+        self.best: tuple[int, int, tuple[int, ...]] | None = None
+
+    def walk(self, game_a: Game, game_b: Game, plays: list[int], broken_at: int) -> None:
+        self.nodes -= 1
+        play = len(plays) + 1
+        if self.nodes < 0 or play >= self.limit or game_a.round is None or game_b.round is None:
+            return
+        legal_a, legal_b = game_a.round.legal, game_b.round.legal
+        if legal_a != legal_b:
+            if broken_at:
+                self.best, self.limit = (play, broken_at, tuple(plays)), play
+            return
+        order = list(bits_of(legal_a))
+        self.rng.shuffle(order)
+        for card in order:
+            after_a, after_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
+            parted = broken_at or (play if _broken(after_a) != _broken(after_b) else 0)
+            self.walk(after_a, after_b, plays + [card], parted)
+            if self.nodes < 0 or play + 1 >= self.limit:
+                return

@@ -240,6 +240,9 @@ def consequence_dict(result: Comparison, found: Consequence | None, label_a: str
     planned = found.script.rounds[0]
     return {"round": found.part.round, "play": found.part.play, "broken_at": found.broken_at,
             "broken_card": str(CARDS[planned.plays[found.broken_at - 1]]), "games": found.games,
+            "soonest": found.soonest, "claim": found.claim,
+            "bound": None if found.bound is None else {"play": found.bound.play, "status": found.bound.status,
+                                                       "queries": found.bound.queries},
             "rules": list(found.rules), "values": {name: list(pair) for name, pair in found.part.values.items()},
             "a": {"applies": list(views[0].applies), "shows": views[0].text},
             "b": {"applies": list(views[1].applies), "shows": views[1].text},
