@@ -123,3 +123,15 @@ def test_the_bound_is_asked_play_by_play_with_hearts_broken_alike_until_the_side
     assert soonest_legal_difference(a, Rules(can_lead_any_club=True), parted=1).play == 1
     same = soonest_legal_difference(a, Rules(), parted=52)
     assert (same.play, same.proved, same.queries) == (None, True, 0), "the same rules: the same formulas, no query"
+
+
+def test_a_planted_bug_that_leads_hearts_while_they_are_unbroken_leaves_no_play_to_differ(monkeypatch):
+    """The bound is asked of the engine's own legal_plays: with LEAD-HEARTS planted away (every card may be led), no
+    legal set depends on hearts broken, and z3 proves that no play of the round can differ; the real rule gives 5."""
+    import hearts_ref.legality
+
+    monkeypatch.setattr(hearts_ref.legality, "hearts_leads", lambda hand, ctx, rules, ops=None: hand)
+    planted = soonest_legal_difference.__wrapped__(Rules(), Rules(qs_breaks_hearts=True), parted=2)
+    assert (planted.play, planted.proved) == (None, True)
+    monkeypatch.undo()
+    assert soonest_legal_difference.__wrapped__(Rules(), Rules(qs_breaks_hearts=True), parted=2).play == 5
