@@ -53,8 +53,8 @@ def test_the_page_draws_the_matrix_each_parameter_and_the_games():
     assert "`openspiel` against `openspiel ties=play-on`: [equivalent](#example-" in page
     assert "seed001: allows no card: FIRST-NO-POINTS leaves seat 1 no legal play" in page
     assert "[BREAK-QUEEN](rules/05-hearts.md#BREAK-QUEEN)" in page
-    assert ("What it changes in play: the first play found whose legal cards differ is **play 33** of round 1 "
-            "([LEAD-HEARTS](rules/03-leading.md#LEAD-HEARTS)), after play 29") in page
+    assert ("What it changes in play: the first play found whose legal cards differ is **play 13** of round 1 "
+            "([LEAD-HEARTS](rules/03-leading.md#LEAD-HEARTS)), after play 9 ") in page
 
 
 def test_the_page_says_how_to_record_a_run_when_there_is_none(tmp_path, monkeypatch):

@@ -10,9 +10,9 @@ passes, the same plays, each drawn among the cards both sides allow by
 :func:`~hearts_ref.simulate.random_card`, the first one that breaks hearts on one side only
 played as soon as it can be), and keeps the round that reaches a play
 whose legal cards differ soonest. Where the comparison gives its smallest game (the deal and
-plays that part hearts broken soonest), :func:`first_changed_play` also plays on from that
-game's first plays, on deals that move a few of the other cards between seats
-(:func:`_from_parting`), looking for the bound below.
+plays that part hearts broken soonest), :func:`first_changed_play` first walks the plays, depth
+first, from that game's deal and from deals that swap a few cards between seats, the cards that
+break hearts on one side only played first (:func:`_from_parting`), looking for the bound below.
 
 :func:`~.soonest.soonest_legal_difference` proves with z3 a play before which no round can show
 different legal cards; a consequence that reaches it is proved the soonest (``soonest``), and
@@ -70,7 +70,8 @@ class Consequence(NamedTuple):
         if self.soonest:
             return "proved the soonest with z3: no round can show different legal cards before it"
         if self.bound is not None and self.bound.proved and self.bound.play is not None:
-            return f"{searched}; z3 proves no play before play {self.bound.play} can differ"
+            return (f"the soonest found, not proved the soonest: z3 proves no play before play {self.bound.play} "
+                    "can differ")
         return f"{searched}, not proved the earliest"
 
     @property
@@ -195,54 +196,43 @@ def _breaking(context: Context, a: Rules, b: Rules, legal: int) -> int | None:
 
 
 def _from_parting(a: Rules, b: Rules, parted: tuple[tuple[int, ...], tuple[int, ...]], direction: str,
-                  target: int, attempts: int = 300, nodes: int = 200) -> tuple[int, int, tuple[int, ...],
+                  target: int, attempts: int = 150, nodes: int = 300) -> tuple[int, int, tuple[int, ...],
                                                                               tuple[int, ...]] | None:
-    """The soonest play whose legal cards differ found by playing on from the smallest game's round ``parted`` (its
-    plays up to the one that parts hearts broken, then every order of plays, ``nodes`` at most), on its deal and on
-    deals that move one to three cards none of those plays needs between two seats; ``target`` (the proved bound)
-    ends the search. Returns (play, broken at, hands, plays), as :func:`_play_in_step` does, or None."""
-    hands, prefix = parted
+    """The soonest play whose legal cards differ found by walking the plays (:class:`_Walk`) from the smallest
+    game's deal (``parted``: its hands at the first lead, and its plays up to the one that parts hearts broken), and
+    from deals that swap one to three cards between two seats; ``target`` (the proved bound) ends the search.
+    Returns (play, broken at, hands, plays), as :func:`_play_in_step` does, or None."""
+    hands = parted[0]
     rng = random.Random("hearts-ref-diff:soonest")
-    kept = 0
-    for card in prefix:
-        kept |= 1 << card
     best = None
     for attempt in range(attempts):
         dealt = list(hands)
         for _ in range(attempt and 1 + attempt % 3):   # the smallest game's own deal first
             one, other = rng.sample(range(a.players), 2)
-            free_one, free_other = list(bits_of(dealt[one] & ~kept)), list(bits_of(dealt[other] & ~kept))
-            if free_one and free_other:
-                x, y = rng.choice(free_one), rng.choice(free_other)
-                dealt[one] ^= (1 << x) | (1 << y)
-                dealt[other] ^= (1 << x) | (1 << y)
+            x, y = rng.choice(list(bits_of(dealt[one]))), rng.choice(list(bits_of(dealt[other])))
+            dealt[one] ^= (1 << x) | (1 << y)
+            dealt[other] ^= (1 << x) | (1 << y)
         try:
             game_a, game_b = _dealt(a, b, tuple(dealt), direction)
         except HeartsError:   # (a deal the rules refuse: a pass that cannot be made)
             continue
-        broken_at = 0
-        for number, card in enumerate(prefix, 1):   # the smallest game's plays, while both sides allow them
-            if game_a.round is None or not (game_a.round.legal & game_b.round.legal) >> card & 1:
+        walk = _Walk(a, b, best[0] if best else a.players * a.hand_size + 1, nodes, rng)
+        walk.walk(game_a, game_b, [], 0)
+        if walk.best is not None:
+            best = (walk.best[0], walk.best[1], tuple(dealt), walk.best[2])
+            if best[0] <= target:
                 break
-            game_a, game_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
-            if not broken_at and _broken(game_a) != _broken(game_b):
-                broken_at = number
-        else:
-            walk = _Walk(best[0] if best else target + 1, nodes, rng)
-            walk.walk(game_a, game_b, list(prefix), broken_at)
-            if walk.best is not None:
-                best = (walk.best[0], walk.best[1], tuple(dealt), walk.best[2])
-                if best[0] <= target:
-                    return best
     return best
 
 
 class _Walk:
-    """Every order of plays from a state both sides share (the cards both allow), ``nodes`` at most, keeping the
-    soonest play whose legal cards differ once hearts broken has parted, before play ``limit``."""
+    """The plays from a round's first lead, depth first (``nodes`` at most), keeping the soonest play before
+    ``limit`` whose legal cards differ once hearts broken has parted. Each seat plays the cards both sides allow in
+    an order drawn from ``rng``, those that break hearts on one side only first while hearts broken has not parted
+    (the smallest game's own plays are found so)."""
 
-    def __init__(self, limit: int, nodes: int, rng: random.Random):
-        self.limit, self.nodes, self.rng = limit, nodes, rng
+    def __init__(self, a: Rules, b: Rules, limit: int, nodes: int, rng: random.Random):
+        self.a, self.b, self.limit, self.nodes, self.rng = a, b, limit, nodes, rng
         self.best: tuple[int, int, tuple[int, ...]] | None = None
 
     def walk(self, game_a: Game, game_b: Game, plays: list[int], broken_at: int) -> None:
@@ -257,6 +247,10 @@ class _Walk:
             return
         order = list(bits_of(legal_a))
         self.rng.shuffle(order)
+        if not broken_at:
+            context = game_a.round.context
+            order.sort(key=lambda card: breaks_hearts(1 << card, context, self.a) == breaks_hearts(1 << card, context,
+                                                                                                    self.b))
         for card in order:
             after_a, after_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
             parted = broken_at or (play if _broken(after_a) != _broken(after_b) else 0)
