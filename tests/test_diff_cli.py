@@ -39,7 +39,8 @@ def test_diff_of_a_difference_in_hearts_broken_says_the_first_play_it_changes():
     assert "DIFFERENT: the sides part in round 1 at play 5: whether hearts are broken" in out
     said = re.search(r"What it changes in play: the first play found whose legal cards differ is play (\d+) of round 1 "
                      r"\(LEAD-HEARTS\), after play (\d+) broke hearts on one side only \(the soonest found, "
-                     r"not proved the soonest: z3 proves no play before play 9 can differ\):", out)
+                     r"not proved the soonest: z3 proves no play before play 9 can show different legal cards\)\. "
+                     r"The round that reaches it \(a deal of its own, not the smallest game's\):", out)
     assert said and int(said[2]) < int(said[1]), out
     assert f"  -> play {said[1]}: seat " in out and "seed000: allows " in out and "LEAD-HEARTS forbids" in out
     # each trick line numbers its plays, and the play that broke hearts on one side is named by its number

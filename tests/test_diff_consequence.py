@@ -112,7 +112,8 @@ def test_where_no_round_reaches_the_bound_the_claim_says_both():
     _check_found(found, a, b, None, "LEAD-HEARTS")
     assert found.bound.play == 9 and found.bound.proved and found.part.play > 9 and not found.soonest
     assert found.part.play <= 13, "played on from deals near the smallest game's: a lead of trick 4 at the latest"
-    assert found.claim == "the soonest found, not proved the soonest: z3 proves no play before play 9 can differ"
+    assert found.claim == ("the soonest found, not proved the soonest: z3 proves no play before play 9 can show "
+                           "different legal cards")
 
 
 def test_the_bound_is_asked_play_by_play_with_hearts_broken_alike_until_the_sides_part():

@@ -207,7 +207,8 @@ def _consequence_lines(result: Comparison, found: Consequence | None, side_a: Si
         return ["What it changes in play: no round of those searched reaches a play whose legal cards differ."]
     rule = next(filter(None, found.rules), "the legal plays")
     return [f"What it changes in play: the first play found whose legal cards differ is play {found.part.play} of "
-            f"round 1 ({rule}), after play {found.broken_at} broke hearts on one side only ({found.claim}):",
+            f"round 1 ({rule}), after play {found.broken_at} broke hearts on one side only ({found.claim}). The round "
+            "that reaches it (a deal of its own, not the smallest game's):",
             *consequence_lines(result, found, side_a.label, side_b.label)]
 
 

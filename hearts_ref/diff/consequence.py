@@ -71,7 +71,7 @@ class Consequence(NamedTuple):
             return "proved the soonest with z3: no round can show different legal cards before it"
         if self.bound is not None and self.bound.proved and self.bound.play is not None:
             return (f"the soonest found, not proved the soonest: z3 proves no play before play {self.bound.play} "
-                    "can differ")
+                    "can show different legal cards")
         return f"{searched}, not proved the earliest"
 
     @property
