@@ -66,13 +66,12 @@ class Consequence(NamedTuple):
     @property
     def claim(self) -> str:
         """How sure the play is to be the soonest: proved, or the soonest searched with the bound proved, or neither."""
-        searched = f"the soonest in {self.games} rounds searched"
         if self.soonest:
             return "proved the soonest with z3: no round can show different legal cards before it"
         if self.bound is not None and self.bound.proved and self.bound.play is not None:
             return (f"the soonest found, not proved the soonest: z3 proves no play before play {self.bound.play} "
                     "can show different legal cards")
-        return f"{searched}, not proved the earliest"
+        return f"the soonest in {self.games} rounds searched, not proved the earliest"
 
     @property
     def soonest(self) -> bool:
@@ -117,7 +116,7 @@ def first_changed_play(a: Rules, b: Rules, *, games: int = GAMES,
     if parted is not None:
         bound = soonest_legal_difference(a, b, parted=len(parted[1]))
         if bound.proved and bound.play is not None:
-            best = _from_parting(a, b, parted, direction, bound.play)
+            best = _from_parting(a, b, parted[0], direction, bound.play)
     searched = 0
     for number in range(games):
         if best is not None and bound is not None and best[0] == bound.play:
@@ -186,23 +185,19 @@ def _broken(game: Game) -> bool:
 def _breaking(context: Context, a: Rules, b: Rules, legal: int) -> int | None:
     """The lowest card of ``legal`` that breaks hearts on one side only (the engine's BREAK-* rule,
     :func:`~hearts_ref.legality.breaks_hearts`), if any."""
-    rest = legal
-    while rest:
-        played = rest & -rest
-        if breaks_hearts(played, context, a) != breaks_hearts(played, context, b):
-            return played.bit_length() - 1
-        rest ^= played
-    return None
+    return next((card for card in bits_of(legal) if _breaks_one_side(1 << card, context, a, b)), None)
 
 
-def _from_parting(a: Rules, b: Rules, parted: tuple[tuple[int, ...], tuple[int, ...]], direction: str,
-                  target: int, attempts: int = 150, nodes: int = 300) -> tuple[int, int, tuple[int, ...],
-                                                                              tuple[int, ...]] | None:
+def _breaks_one_side(played: int, context: Context, a: Rules, b: Rules) -> bool:
+    return breaks_hearts(played, context, a) != breaks_hearts(played, context, b)
+
+
+def _from_parting(a: Rules, b: Rules, hands: tuple[int, ...], direction: str, target: int, attempts: int = 150,
+                  nodes: int = 300) -> tuple[int, int, tuple[int, ...], tuple[int, ...]] | None:
     """The soonest play whose legal cards differ found by walking the plays (:class:`_Walk`) from the smallest
-    game's deal (``parted``: its hands at the first lead, and its plays up to the one that parts hearts broken), and
-    from deals that swap one to three cards between two seats; ``target`` (the proved bound) ends the search.
-    Returns (play, broken at, hands, plays), as :func:`_play_in_step` does, or None."""
-    hands = parted[0]
+    game's deal (``hands``, at the first lead) and from deals that swap one to three cards between two seats;
+    ``target`` (the proved bound) ends the search. Returns (play, broken at, hands, plays), as
+    :func:`_play_in_step` does, or None."""
     rng = random.Random("hearts-ref-diff:soonest")
     best = None
     for attempt in range(attempts):
@@ -248,9 +243,8 @@ class _Walk:
         order = list(bits_of(legal_a))
         self.rng.shuffle(order)
         if not broken_at:
-            context = game_a.round.context
-            order.sort(key=lambda card: breaks_hearts(1 << card, context, self.a) == breaks_hearts(1 << card, context,
-                                                                                                    self.b))
+            context = game_a.round.context   # (a stable sort: the drawn order kept within each group)
+            order.sort(key=lambda card: not _breaks_one_side(1 << card, context, self.a, self.b))
         for card in order:
             after_a, after_b = game_a.play(CARDS[card]), game_b.play(CARDS[card])
             parted = broken_at or (play if _broken(after_a) != _broken(after_b) else 0)
