@@ -12,9 +12,10 @@ from __future__ import annotations
 from hearts_ref import CardSet, Rules, complete_deal, deal
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.conformance.diagnose import (
-    StepFacts, accepted_pass_rules, in_rule_order, legal_rules, observation_rules, opening_rules,
+    StepFacts, in_rule_order, legal_rules, observation_rules, opening_rules,
 )
 from hearts_ref.conformance.astray import citation_readings
+from hearts_ref.conformance.refusals import accepted_pass_rules
 from hearts_ref.conformance.findings import Deviation, Difference
 from hearts_ref.conformance.verdicts import Verdicts
 from hearts_ref.conformance.judge import engine_relative, judge_observation, reference_observation
@@ -252,3 +253,88 @@ def test_an_empty_legal_set_is_written_as_none_not_as_nothing():
 
     line = describe((Difference("legal", CardSet.parse("2H JH"), CardSet.parse("")),))
     assert line == "legal: expected 2H JH, engine (none)"
+    from hearts_ref.conformance.judge import judge_legal
+
+    state = start_round(Rules(), complete_deal(Rules(), {0: "2C"}), direction="none")
+    assert judge_legal(state, 0, False, 1, {}).message == "legal plays differ: expected 2C, engine (none)"
+
+
+def _first_trick_of_points(seed: int = 3):
+    """A game of the default rules played at random up to the play that completes its first trick of points: the
+    game, the state before that play, its card, and the state after."""
+    import random
+
+    rng = random.Random(seed)
+    game = Game.new(Rules(pass_cards=False)).deal_round(deal(Rules(), seed=seed), direction="none")
+    state = game.round
+    while True:
+        index = rng.choice([i for i in range(52) if state.legal >> i & 1])
+        after = state.play(CARDS[index])
+        if not after.trick and after.taken != state.taken and after.points_taken() != state.points_taken():
+            return game, state, index, after
+        state = after
+
+
+def test_lead_winner_or_trick_winner_the_points_of_the_trick_tell_a_wrong_lead_from_a_wrong_winner():
+    """After a trick of points the engine has another seat lead: its points tell why. Given to the winner, the lead
+    is wrong (LEAD-WINNER alone); given to the seat it has lead, the winner is (TRICK-WINNER, no LEAD-WINNER).
+    After a trick of no points both read alike: the winner's rule first, then LEAD-WINNER (played on, see
+    test_conformance_play_on)."""
+    from dataclasses import replace
+
+    from hearts_ref.conformance.diagnose import ambiguous_winner
+
+    game, before, index, after = _first_trick_of_points()
+    winner = after.to_play
+    other = (winner + 1) % 4
+    previous = reference_observation(game, before)
+    shown = reference_observation(game, after)
+    facts = StepFacts("play", before, after, game, index, previous)
+    gained = [a - b for a, b in zip(shown.points_taken, previous.points_taken)]
+    to_other = list(previous.points_taken)
+    to_other[other] += gained[winner]
+    moved = [Difference("to_move", winner, other)]
+    lead = replace(shown, to_move=other)
+    assert observation_rules(moved, facts, lead) == ("LEAD-WINNER",)
+    won = replace(shown, to_move=other, points_taken=tuple(to_other))
+    named = observation_rules(moved + [Difference("points_taken", shown.points_taken, won.points_taken)], facts, won)
+    assert named[0] in ("TRICK-WINNER", "DECK-CARDS") and "LEAD-WINNER" not in named and not ambiguous_winner(named)
+    # The first trick, of no points: the points cannot tell.
+    state = start_round(Rules(), deal(Rules(), seed=3), direction="none")
+    first = Game.new(Rules()).deal_round(deal(Rules(), seed=3), direction="none")
+    for _ in range(3):
+        state = state.play(CARDS[(state.legal & -state.legal).bit_length() - 1])
+    last = (state.legal & -state.legal).bit_length() - 1
+    closed = state.play(CARDS[last])
+    assert closed.points_taken() == (0, 0, 0, 0)
+    seat = next(s for s in range(4) if s != closed.to_play)
+    facts = StepFacts("play", state, closed, first, last, reference_observation(first, state))
+    named = observation_rules([Difference("to_move", closed.to_play, seat)], facts,
+                              replace(reference_observation(first, closed), to_move=seat))
+    assert ambiguous_winner(named) and named[-1] == "LEAD-WINNER"
+
+
+def test_lead_winner_a_run_that_shows_a_wrong_lead_charges_the_seats_no_trick_of_points_could_tell_to_it():
+    """A vector cannot play on: its seat to move after a trick of no points stays named TRICK-WINNER, LEAD-WINNER.
+    The report charges it to LEAD-WINNER once another case shows a wrong lead beyond doubt and none a wrong winner;
+    with a wrong winner shown too (two bugs, or one that cannot be told), it stays the winner's rule."""
+    from hearts_ref.conformance.report import Case, Report
+
+    def report(*sure: tuple[str, ...]) -> Report:
+        made = Report(engine={"spec": "x", "name": "x"}, rules={}, seed=0, games=1)
+        made.add(Case("vector/a", "vector", "failed", ("TRICK-WINNER", "LEAD-WINNER"),
+                      details={"failure": {"field": "to_move", "rule_ids": ["TRICK-WINNER", "LEAD-WINNER"]}}))
+        for k, rules in enumerate(sure):
+            finding = {"kind": "observation", "rule_ids": list(rules), "expected": False,
+                       "differences": [{"field": "to_move", "expected": 0, "actual": 1}]}
+            made.add(Case(f"differential/uniform/{k}", "differential", "failed", rules,
+                          details={"findings": [finding]}))
+        return made
+
+    alone = report()
+    assert [f["rule_id"] for f in alone.summary()["findings"]] == ["TRICK-WINNER"]
+    lead = report(("LEAD-WINNER",)).summary()
+    assert [f["rule_id"] for f in lead["findings"]] == ["LEAD-WINNER", "LEAD-WINNER"]
+    assert lead["rules"]["LEAD-WINNER"]["failed"] == 2 and lead["rules"]["TRICK-WINNER"]["failed"] == 0
+    both = report(("LEAD-WINNER",), ("TRICK-WINNER",)).summary()
+    assert both["rules"]["TRICK-WINNER"]["failed"] == 2 and both["rules"]["LEAD-WINNER"]["failed"] == 1

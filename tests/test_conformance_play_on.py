@@ -52,6 +52,31 @@ def test_lead_winner_a_legal_set_difference_plays_on_with_cards_both_sides_allow
     assert run.steps > 2 * 53 and run.findings[0].step < 20
 
 
+def test_lead_winner_a_wrong_seat_leading_after_a_trick_plays_on_until_a_trick_of_points_tells_why():
+    """The seat that led a trick leads the next one too, its winner taking the points: after a trick of no points
+    that looks like a wrong winner as well (TRICK-WINNER); the game plays on with the engine's leader, and the first
+    trick of points whose winner does not lead puts every such seat down to LEAD-WINNER."""
+    run = _game(planted.LeaderLeadsAgain())
+    assert [f.signature() for f in run.findings] == [("observation", "LEAD-WINNER")]
+    assert run.stopped == "" and run.reference.over and run.repeats[("observation", "LEAD-WINNER")] > 5
+    finding = run.findings[0]
+    assert finding.rule_ids == ("LEAD-WINNER",) and "after tricks of no points" in finding.message
+    assert "the engine gave it the trick's points" in finding.message
+    # The same game stopped at its first difference (as a shrink replays it) is held back until a trick tells.
+    first = _game(planted.LeaderLeadsAgain(), stop_at_first=True)
+    assert [f.signature() for f in first.findings] == [("observation", "LEAD-WINNER")]
+    assert first.findings[0].step == finding.step and first.steps < run.steps
+
+
+@pytest.mark.parametrize("engine, rule", [(planted.OffSuitWinner, "TRICK-WINNER"), (planted.AceLow, "DECK-CARDS")])
+def test_trick_winner_a_wrong_winner_plays_on_and_stays_the_winners_rule(engine, rule):
+    """The engine gives the trick, points and all, to the seat it has lead: that is its winner's rule, never
+    LEAD-WINNER, however far the game plays on."""
+    run = _game(engine())
+    assert run.findings and run.findings[0].rule_ids[0] == rule and run.stopped == "" and run.reference.over
+    assert all("LEAD-WINNER" not in f.rule_ids for f in run.findings), [f.rule_ids for f in run.findings]
+
+
 def test_score_total_an_observation_difference_is_judged_on_the_engines_own_totals():
     """From round 2 the totals always differ; the end and the winners are judged on the engine's totals."""
     run = _game(planted.TotalsForgotten(), "threshold")

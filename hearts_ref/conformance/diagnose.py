@@ -11,19 +11,20 @@ outcome differs, and names that rule first:
 - the first lead (:func:`opening_rules`): the lowest club as another pass direction would
   have placed it (PASS-CYCLE), as other removed cards would make it (DECK-REMOVED), the
   dealer leading (DEAL-DEALER), else LEAD-OPEN;
-- who wins a trick: the ace ranked low (DECK-CARDS), the points credited to the right seat
-  but another leading (LEAD-WINNER), else TRICK-WINNER;
+- who wins a trick: the points credited to the right seat but another leading (LEAD-WINNER), the
+  ace ranked low (DECK-CARDS), else TRICK-WINNER; after a trick of no points, LEAD-WINNER too (the
+  points cannot tell the two apart: the game plays on until a trick that can);
 - points and scores: the J♦'s ten (SCORE-JACK), the no-trick five (SCORE-NO-TRICKS), a moon
   seen or missed (SCORE-MOON), else SCORE-POINTS; totals: SCORE-TOTAL; the end: END-THRESHOLD,
   or WIN-TIE when a tie decides it; the winners: WIN-LOWEST, or WIN-TIE for a tie cut short;
-- an illegal move accepted (:func:`accepted_pass_rules`): a card received before every seat
-  chose is PASS-SIMULTANEOUS before PASS-COUNT.
+- a legal move refused, an illegal one accepted: :mod:`.refusals`.
 
 These functions run only once something differs; comparing is :mod:`.judge`'s job.
 
 >>> from hearts_ref.deals import complete_deal
 >>> from hearts_ref.round import start_round
 >>> state = start_round(Rules(), complete_deal(Rules(), {0: "2C"}), direction="none")
+>>> from hearts_ref.cardset import CardSet
 >>> legal_rules(state, CardSet.parse("2C 3C").mask)
 ('LEAD-OPEN',)
 """
@@ -31,14 +32,12 @@ These functions run only once something differs; comparing is :mod:`.judge`'s jo
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from hearts_ref.cards import COPY_OFFSET, QUEEN_OF_SPADES, suit_of
-from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, CardSet, bits_of
-from hearts_ref.engine import EngineRejection, Observation
-from hearts_ref.errors import IllegalPassError
+from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, bits_of
+from hearts_ref.engine import Observation
 from hearts_ref.game import Game, is_game_over
 from hearts_ref.legality import Context, allowing_rule, breaks_hearts, legal_plays, rejecting_rule
 from hearts_ref.round import RoundState, first_trick_seats, trick_winner
@@ -49,9 +48,7 @@ from hearts_ref.conformance.astray import astray_citation, hands_astray, opening
 from hearts_ref.conformance.findings import Difference
 
 __all__ = ["StepFacts", "legal_rules", "stale_lead", "opening_rules", "observation_rules", "shape_rules",
-           "astray_citation", "refused_play_rules",
-           "refused_pass_rules", "refused_deal_rules", "accepted_play_rules", "accepted_pass_rules",
-           "cited_rule", "in_rule_order", "taken_in_round", "FIELDS"]
+           "astray_citation", "in_rule_order", "taken_in_round", "trick_taker", "ambiguous_winner", "FIELDS"]
 
 FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals",
           "game_over", "winners")
@@ -60,7 +57,6 @@ FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_s
 _CAUSAL_ORDER = ("to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals", "phase",
                  "game_over", "winners")
 _QUEEN = QUEEN_OF_SPADES.index
-_PREFIX = re.compile(r"^([A-Z]+(?:-[A-Z]+)+):")
 
 
 class StepFacts(NamedTuple):
@@ -218,29 +214,64 @@ def _trick_cards(facts: StepFacts) -> tuple[int, ...]:
 
 
 def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
-    """DECK-CARDS, TRICK-WINNER, LEAD-WINNER: who the engine has lead after a trick, and why."""
+    """DECK-CARDS, TRICK-WINNER, LEAD-WINNER: who the engine has lead after a trick, and why.
+
+    The engine's points say which seat it gave a trick of points to: its winner, and another seat leading is
+    LEAD-WINNER; the seat it has lead, and that seat's winning is the bug (the ace ranked low, DECK-CARDS, else
+    TRICK-WINNER). A trick of no points says neither: the winner's rules come first and LEAD-WINNER after them, and
+    the game plays on with the engine's leader until a trick of points tells (:meth:`~.verdicts.Verdicts.follow_leader`).
+    """
     before, rules = facts.before, facts.game.rules
     n = rules.players
     cards = _trick_cards(facts)
     led = suit_of(cards[0])
+    seats = _trick_seats(facts)
+    winner = trick_winner([1 << c for c in cards], led, before.leader, n, seats=seats, decks=rules.decks)
+    credited = trick_taker(facts, actual, winner)
+    if credited == winner:
+        return ["LEAD-WINNER"]   # the engine credits the winner, but another seat leads
     in_suit = [(k, c) for k, c in enumerate(cards) if suit_of(c) == led]
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
-    seats = _trick_seats(facts)
+    named = ["TRICK-WINNER"]
     if seats[position] == actual.to_move:
         # Two decks: when the later of two identical top cards was played by that seat too, the identical-card
         # rule of TRICK-WINNER explains it with no other rule broken (the ace ranks high elsewhere).
         top = max(c % 13 for _, c in in_suit)
         copies = [k for k, c in in_suit if c % 13 == top]
-        if len(copies) == 2 and seats[copies[1]] == actual.to_move:
-            return ["TRICK-WINNER", "DECK-CARDS"]
-        return ["DECK-CARDS", "TRICK-WINNER"]
-    winner = trick_winner([1 << c for c in cards], led, before.leader, n, seats=seats, decks=rules.decks)
-    points = card_points(_mask(cards), rules)
+        two_copies = len(copies) == 2 and seats[copies[1]] == actual.to_move
+        named = ["TRICK-WINNER", "DECK-CARDS"] if two_copies else ["DECK-CARDS", "TRICK-WINNER"]
+    return named if credited == actual.to_move else named + ["LEAD-WINNER"]
+
+
+# The rules :func:`_winner_rules` names, in order, for a seat to move after a trick of no points: a wrong winner, or
+# the right winner and a wrong lead, which the points cannot tell apart.
+AMBIGUOUS_WINNER = (("TRICK-WINNER", "LEAD-WINNER"), ("DECK-CARDS", "TRICK-WINNER", "LEAD-WINNER"),
+                    ("TRICK-WINNER", "DECK-CARDS", "LEAD-WINNER"))
+
+
+def ambiguous_winner(rule_ids: Sequence[str]) -> bool:
+    """Whether a finding's ``rule_ids`` are those of a seat to move after a trick of no points (:func:`_winner_rules`):
+    a wrong winner first, LEAD-WINNER after it.
+
+    >>> ambiguous_winner(["TRICK-WINNER", "LEAD-WINNER"]), ambiguous_winner(["TRICK-WINNER"])
+    (True, False)
+    """
+    return any(tuple(rule_ids[:len(names)]) == names for names in AMBIGUOUS_WINNER)
+
+
+def trick_taker(facts: StepFacts, actual: Observation, winner: int) -> int | None:
+    """The seat the engine's points show took the trick just completed (``winner``, the reference's, or the seat the
+    engine has lead), or None when they cannot tell: a trick of no points, or points that went elsewhere."""
     previous = facts.previous
-    if points and previous is not None and _shaped(previous, n) and \
-            actual.points_taken[winner] - previous.points_taken[winner] == points:
-        return ["LEAD-WINNER"]   # the engine credits the winner, but another seat leads
-    return ["TRICK-WINNER", "LEAD-WINNER"]
+    points = card_points(_mask(_trick_cards(facts)), facts.game.rules)
+    n = facts.game.rules.players
+    if not points or previous is None or not _shaped(previous, n) or not _shaped(actual, n):
+        return None
+    gained = [now - then for now, then in zip(actual.points_taken, previous.points_taken)]
+    for seat in dict.fromkeys((winner, actual.to_move)):
+        if isinstance(seat, int) and 0 <= seat < n and gained[seat] == points and gained.count(0) == n - 1:
+            return seat
+    return None
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -347,62 +378,3 @@ _AT_A_DEADLOCK = frozenset({"phase", "game_over", "winners"})
 _FIELD_RULES = {"phase": _phase_rules, "to_move": _to_move_rules, "trick": _trick_rules,
                 "hearts_broken": _hearts_rules, "points_taken": _points_rules, "round_scores": _scores_rules,
                 "totals": _totals_rules, "game_over": _game_over_rules, "winners": _winners_rules}
-
-
-# Moves refused and moves accepted ------------------------------------------------------------------
-
-def cited_rule(error: EngineRejection) -> tuple[str, ...]:
-    """Return the rule ID an engine's refusal cites (its ``rule_id``, or its message's prefix), if it is one."""
-    known = load_rules()
-    if error.rule_id in known:
-        return (error.rule_id,)
-    match = _PREFIX.match(error.reason or "")
-    return (match.group(1),) if match and match.group(1) in known else ()
-
-
-def _with_cited(ids: tuple[str, ...], error: EngineRejection | None) -> tuple[str, ...]:
-    return _unique(ids + (cited_rule(error) if error is not None else ()))
-
-
-def refused_play_rules(state: RoundState, card: int, error: EngineRejection | None = None,
-                       broken: bool | None = None) -> tuple[str, ...]:
-    """The rule that allows the card ``card`` (an index) the engine refused, then the rule it cited."""
-    ctx = state.context if broken is None else state.context._replace(hearts_broken=broken)
-    rule = allowing_rule(state.hands[state.to_play], ctx, state.rules, 1 << card) or "TRICK-ORDER"
-    return _with_cited((rule,), error)
-
-
-def refused_pass_rules(error: EngineRejection | None = None) -> tuple[str, ...]:
-    """PASS-COUNT allows any three cards of the seat's own hand; then the rule the engine cited."""
-    return _with_cited(("PASS-COUNT",), error)
-
-
-def refused_deal_rules(rules: Rules, error: EngineRejection | None = None) -> tuple[str, ...]:
-    """DECK-REMOVED (when cards are removed) and DEAL-HANDS allow the deal; then the rule the engine cited."""
-    return _with_cited((("DECK-REMOVED",) if rules.removed_cards else ()) + ("DEAL-HANDS",), error)
-
-
-def accepted_play_rules(state: RoundState, card: int) -> tuple[str, ...]:
-    """The rule that forbids the card ``card`` (an index) the engine accepted."""
-    return (rejecting_rule(state.hands[state.to_play], state.context, state.rules, 1 << card) or "TRICK-ORDER",)
-
-
-def accepted_pass_rules(state: RoundState, seat: int, cards: int) -> tuple[str, ...]:
-    """The rule that forbids the pass of ``cards`` (a mask) by ``seat`` that the engine accepted.
-
-    A card another seat has already passed to ``seat`` is one it holds only if the passes were
-    carried out before every seat chose: PASS-SIMULTANEOUS, then PASS-COUNT.
-    """
-    offset = state.rules.pass_offset(state.direction) if state.passing else 0
-    early = 0
-    for giver, given in enumerate(state.passes):
-        if given and offset and (giver + offset) % state.rules.players == seat:
-            early |= given
-    if cards & early:
-        return ("PASS-SIMULTANEOUS", "PASS-COUNT")
-    try:
-        state.choose_pass(seat, CardSet.from_mask(cards))
-    except IllegalPassError as error:
-        return (error.rule_id,)
-    return ("PASS-COUNT",)
-

@@ -56,14 +56,13 @@ from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.round import RoundState
 from hearts_ref.variants import Rules
-from hearts_ref.conformance.diagnose import (
-    StepFacts, refused_deal_rules, refused_pass_rules, refused_play_rules, stale_lead,
-)
+from hearts_ref.conformance.diagnose import StepFacts, stale_lead
 from hearts_ref.conformance.findings import Deviation, GameRun, failure_message
 from hearts_ref.conformance.forecast import Forecast, rewinds
 from hearts_ref.conformance.judge import TEXT, judge_legal, reference_observation, trick_points
 from hearts_ref.conformance.link import link_for
 from hearts_ref.conformance.quick import AGAIN, takes_rounds, whole_round
+from hearts_ref.conformance.refusals import refused_deal_rules, refused_pass_rules, refused_play_rules
 from hearts_ref.conformance.script import Decider
 from hearts_ref.conformance.verdicts import FIRST, HANDS_ASTRAY, Verdicts
 

@@ -188,5 +188,5 @@ def judge_legal(state: RoundState, actual: int, broken: bool, step: int, where: 
     shown, engine = CardSet.from_mask(expected), CardSet.from_mask(actual)
     return Deviation("legal-set", legal_rules(state, actual, broken, found), step, where,
                      (Difference("legal", str(shown), str(engine)),),
-                     f"legal plays differ: expected {shown}, engine {engine}")
+                     f"legal plays differ: expected {shown or '(none)'}, engine {engine or '(none)'}")
 

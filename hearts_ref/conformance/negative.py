@@ -35,7 +35,7 @@ from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays, rejecting_rule
 from hearts_ref.round import RoundState
 from hearts_ref.conformance.astray import citation_readings
-from hearts_ref.conformance.diagnose import accepted_pass_rules, cited_rule
+from hearts_ref.conformance.refusals import accepted_pass_rules, cited_rule
 from hearts_ref.conformance.findings import Deviation, Difference, failure_message
 from hearts_ref.conformance.judge import describe
 from hearts_ref.conformance.script import nth_card

@@ -30,11 +30,11 @@ from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, failur
 from hearts_ref.errors import HeartsError
 from hearts_ref.game import Game
 from hearts_ref.vectors.model import Case, RoundCase, Step
-from hearts_ref.conformance.diagnose import (
-    StepFacts, accepted_pass_rules, cited_rule, legal_rules, observation_rules, refused_deal_rules,
-    refused_pass_rules, refused_play_rules, shape_rules,
-)
+from hearts_ref.conformance.diagnose import StepFacts, legal_rules, observation_rules, shape_rules
 from hearts_ref.conformance.findings import Difference
+from hearts_ref.conformance.refusals import (
+    accepted_pass_rules, cited_rule, refused_deal_rules, refused_pass_rules, refused_play_rules,
+)
 from hearts_ref.conformance.vector_results import STATUSES, CaseResult, Failure, summarize, unaccounted
 
 __all__ = ["Failure", "CaseResult", "STATUSES", "run_case", "run_vectors", "summarize", "unaccounted"]
@@ -313,7 +313,8 @@ def _compare_step(engine: Engine, facts: StepFacts, step: Step, where: _Where, s
             state = facts.after
             rules = legal_rules(state, legal.mask, obs.hearts_broken) if state is not None and state.to_play >= 0 \
                 else ("TRICK-ORDER",)
-            raise _Stop(Failure(*where, "legal", expect.legal, legal, rules, f"seat {expect.to_move}"))
+            raise _Stop(Failure(*where, "legal", expect.legal, legal, rules,
+                                f"the legal plays of seat {expect.to_move}, to move next"))
 
 
 def _round_end(engine: Engine, round_case: RoundCase, number: int, facts: StepFacts | None) -> None:

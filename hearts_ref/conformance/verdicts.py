@@ -5,8 +5,10 @@ the engine showed: an observation after a step is compared with the reference's 
 differs, judged rule by rule: :func:`~.judge.judge_observation`); each finding is kept once per
 kind and rule, where it first showed (later ones counted as repeats); refusals, failures and
 declines end the game with their reason; negative checks' findings are recorded; legal-set
-findings that a stale lead context explains are put down to LEAD-WINNER; and the finished
-game becomes a :class:`~.findings.GameRun`.
+findings that a stale lead context explains are put down to LEAD-WINNER; a wrong seat leading
+after a trick is played on past (the reference's round goes on with that seat leading), so that
+a later trick of points tells a wrong lead (LEAD-WINNER) from a wrong winner (TRICK-WINNER); and
+the finished game becomes a :class:`~.findings.GameRun`.
 
 The game (its reference, the engine's link, the decider, the step) is the subclass's: these
 methods read ``self.game``, ``self.state``, ``self.link``, ``self.rules``, ``self.decider``,
@@ -22,11 +24,13 @@ from typing import Any
 
 from hearts_ref.engine import Observation, observation_problem
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
-from hearts_ref.conformance.diagnose import StepFacts
+from hearts_ref.legality import legal_plays
+from hearts_ref.scoring import card_points
+from hearts_ref.conformance.diagnose import StepFacts, ambiguous_winner, trick_taker
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.judge import diverged, judge_observation
 
-__all__ = ["Verdicts", "FIRST", "HANDS_ASTRAY"]
+__all__ = ["Verdicts", "FIRST", "HANDS_ASTRAY", "ambiguous_lead"]
 
 FIRST = "the first finding"   # why a ``stop_at_first`` game ended: not a stop worth reporting
 # Findings after which the engine's hands are no longer the reference's for the rest of the round: what it then
@@ -48,6 +52,7 @@ class Verdicts:
         self.findings: list[Deviation] = []
         self.repeats: Counter = Counter()
         self.stale: dict[tuple[str, str], bool] = {}   # legal-set findings a stale lead context explains
+        self.leads: dict[str, Deviation] = {}   # by rule, the first seat to move after a trick its points explain
         self.plays: dict[int, Any] = {}   # the reference's plays of the rounds judged in one go (:mod:`.quick`), by number
 
     def judge(self, facts: StepFacts, reference: Observation, actual: Any, where: dict[str, Any]) -> str | None:
@@ -72,7 +77,40 @@ class Verdicts:
             if stopped:
                 return stopped
         why = diverged(reference, actual, self.rules.players)
+        if why and finding is not None and self.follow_leader(facts, actual):
+            return None
         return f"the phases diverged: {why}" if why else None
+
+    def follow_leader(self, facts: StepFacts, actual: Observation) -> bool:
+        """TRICK-WINNER, LEAD-WINNER: the engine has another seat lead after a trick; return whether the game plays
+        on with that seat leading.
+
+        The reference's round goes on from where the engine's went: the seat the engine has lead leads the next
+        trick, with the cards the reference dealt it, and the trick's cards go to the seat the engine's points gave
+        them to (its winner, when the trick has no points). From there the reference's own rules play the round, so
+        that a later trick of points tells a wrong lead from a wrong winner (:meth:`fold_leads`). Not when the
+        engine's hands are not the reference's, when its points went elsewhere, or when who took a trick of no points
+        changes the score (SCORE-NO-TRICKS).
+        """
+        state, rules, seat = self.state, self.rules, actual.to_move
+        if (facts.action != "play" or state is None or state is not facts.after or state.trick or not state.tricks
+                or not self.hands_known or actual.phase != "play" or actual.trick != () or type(seat) is not int
+                or not 0 <= seat < rules.players or seat == state.to_play):
+            return False
+        trick = state.tricks[-1]
+        won = 0
+        for card in trick.indices:
+            won |= 1 << card
+        taker = trick_taker(facts, actual, trick.winner)
+        if taker is None and (card_points(won, rules) or rules.avoid_all_tricks_bonus):
+            return False
+        taken, tricks = state.taken, state.tricks
+        if taker == seat:   # the engine gave the trick to the seat it has lead
+            taken = tuple(cards & ~won | (won if s == seat else 0) for s, cards in enumerate(taken))
+            tricks = tricks[:-1] + (trick._replace(winner=seat),)
+        self.state = state._replace(taken=taken, tricks=tricks, leader=seat, to_play=seat,
+                                    legal=legal_plays(state.hands[seat], state.context, rules))
+        return True
 
     def evidence(self) -> int | None:
         """The engine's legal set now, as evidence for a diagnosis (None if it cannot say)."""
@@ -114,13 +152,16 @@ class Verdicts:
         """
         if finding.rule_ids and finding.rule_ids[0] in HANDS_ASTRAY:
             self.put_down(finding.rule_ids[0], finding.round)
+        if _wrong_seat(finding) and finding.rule_ids[0] in _WINNER_RULES and not ambiguous_winner(finding.rule_ids):
+            self.leads.setdefault(finding.rule_ids[0], finding)   # the evidence that tells a wrong lead or winner
         signature = finding.signature()
         if any(f.signature() == signature for f in self.findings):
             self.repeats[signature] += 1
         else:
             self.findings.append(finding)
-        if self.stop_at_first and finding.explained_by and not self.held_back:
-            self.held_back = True
+        if self.stop_at_first and (finding.explained_by and not self.held_back
+                                   or ambiguous_lead(finding) and all(map(ambiguous_lead, self.findings))):
+            self.held_back = True   # (a wrong seat leading after a trick of no points: until a trick tells why)
             return None
         return FIRST if self.stop_at_first else None
 
@@ -169,9 +210,44 @@ class Verdicts:
                 self.findings.remove(finding)
                 self.repeats[("legal-set", "LEAD-WINNER")] += 1 + self.repeats.pop(signature, 0)
 
+    def fold_leads(self) -> None:
+        """LEAD-WINNER, TRICK-WINNER, DECK-CARDS: the seats to move after tricks of no points, which a wrong winner and
+        a wrong lead show alike, put down to the one a trick of points in the same game shows beyond doubt (when it
+        shows one only): the engine giving the winner the points and another seat the lead (LEAD-WINNER), or giving
+        the trick to the seat it has lead (the winner's rule, LEAD-WINNER then dropped)."""
+        folded = [f for f in self.findings if ambiguous_lead(f)]
+        if len(self.leads) != 1:
+            return
+        shown = set(self.leads)
+        lead = next(iter(self.leads.values()))
+        seat = next(d for d in lead.differences if d.field == "to_move")
+        if shown == {"LEAD-WINNER"}:
+            for finding in folded:
+                self.findings.remove(finding)
+                self.repeats[lead.signature()] += 1 + self.repeats.pop(finding.signature(), 0)
+            note = (f"; seat {seat.expected} won the trick and the engine gave it the trick's points, but has seat "
+                    f"{seat.actual} lead")
+            if folded:
+                first = min(folded, key=lambda f: f.step)
+                note += (f": the seats it has lead after tricks of no points, where a wrong winner would look the "
+                         f"same, are put down to it too (the first at step {first.step}: round "
+                         f"{first.where.get('round')}, trick {first.where.get('trick')})")
+            kept = next(k for k, f in enumerate(self.findings) if f.signature() == lead.signature())
+            self.findings[kept] = dataclasses.replace(self.findings[kept], message=self.findings[kept].message + note)
+            return
+        note = (f"; at step {lead.step} (round {lead.where.get('round')}, trick {lead.where.get('trick')}) the engine "
+                f"gave a trick of points to the seat it has lead, seat {seat.actual}, not to its winner, seat "
+                f"{seat.expected}: a wrong winner, not a wrong lead")
+        for finding in folded:
+            if finding.rule_ids[0] == lead.rule_ids[0]:
+                self.findings[self.findings.index(finding)] = dataclasses.replace(
+                    finding, rule_ids=tuple(r for r in finding.rule_ids if r != "LEAD-WINNER"),
+                    message=finding.message + note)
+
     def outcome(self, stopped: str) -> GameRun:
         self.forecast.depart()   # the script holds the choices made, not those forecast
         self.fold_stale_leads()
+        self.fold_leads()
         negative = self.negative
         played_out = not stopped and self.game.over and self.error is None
         reference = self.game if self.state is None else self.game._replace(round=self.state)
@@ -179,3 +255,17 @@ class Verdicts:
                        negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
                        self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
                        reference, self.plays)
+
+
+_WINNER_RULES = ("LEAD-WINNER", "TRICK-WINNER", "DECK-CARDS")   # who leads after a trick (:func:`_winner_rules`)
+
+
+def _wrong_seat(finding: Deviation) -> bool:
+    """Whether ``finding`` is of the seat to move after a play."""
+    return finding.kind == "observation" and any(d.field == "to_move" for d in finding.differences)
+
+
+def ambiguous_lead(finding: Deviation) -> bool:
+    """Whether ``finding`` is a seat to move after a trick of no points, which a wrong winner (TRICK-WINNER,
+    DECK-CARDS) and a wrong lead (LEAD-WINNER) explain alike (:func:`~.diagnose.trick_taker`)."""
+    return _wrong_seat(finding) and ambiguous_winner(finding.rule_ids)

@@ -363,30 +363,38 @@ class CounterClockwise(ReferenceEngine):
             self.game = self.game._replace(round=_moved(state, (seat - 1) % state.rules.players))
 
 
-class _OwnTrickWinner(ReferenceEngine):
-    """The reference's plays, with the engine's own winner of each trick (:meth:`winner_of`)."""
+class _AtTrickEnd(ReferenceEngine):
+    """The reference's plays, with the round as the engine has it after each trick (:meth:`after_trick`)."""
 
-    def winner_of(self, trick, state) -> int:
-        return trick.winner
+    def after_trick(self, after):
+        return after
 
     def play(self, card: Card) -> None:
         state = self.game.round
         before = len(state.tricks) if state is not None else -1
         super().play(card)
         after = self.game.round
-        if after is None or len(after.tricks) == before:   # no trick completed (or the round is over)
-            return
+        if after is not None and len(after.tricks) != before:   # a trick completed (and the round goes on)
+            self.game = self.game._replace(round=self.after_trick(after))
+
+
+class _OwnTrickWinner(_AtTrickEnd):
+    """The reference's plays, with the engine's own winner of each trick (:meth:`winner_of`)."""
+
+    def winner_of(self, trick, state) -> int:
+        return trick.winner
+
+    def after_trick(self, after):
         trick = after.tricks[-1]
         winner = self.winner_of(trick, after)
         if winner == trick.winner:
-            return
+            return after
         won = sum(1 << c for c in trick.indices)
         taken = list(after.taken)
         taken[trick.winner] &= ~won
         taken[winner] |= won
         tricks = after.tricks[:-1] + (trick._replace(winner=winner),)
-        self.game = self.game._replace(round=_moved(after._replace(leader=winner, taken=tuple(taken), tricks=tricks),
-                                                    winner))
+        return _moved(after._replace(leader=winner, taken=tuple(taken), tricks=tricks), winner)
 
 
 class LastCopyWins(_OwnTrickWinner):
@@ -413,6 +421,16 @@ class UnfollowedFirstTrick(_OwnTrickWinner):
         if len(state.tricks) == 1 and not any(suit_of(c) == led for c in trick.indices[1:]):
             return trick.seat_of(1, state.rules.players)
         return trick.winner
+
+
+class LeaderLeadsAgain(_AtTrickEnd):
+    """LEAD-WINNER: the trick goes to its winner, points and all, but the seat that led it leads the next one too."""
+
+    name = "planted-leader-leads-again"
+
+    def after_trick(self, after):
+        leader = after.tricks[-1].leader   # the winner keeps the trick; the lead stays where it was
+        return after if leader == after.leader else _moved(after._replace(leader=leader), leader)
 
 # 07 Scoring and 08 End: an engine with its own score sheet ----------------------------------
 
@@ -594,7 +612,8 @@ PLANTED: dict[type, str] = {
 
 # More bugs of the same rules (the runner must name them just as well).
 MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER",
-                                  RightPassesLeft: "PASS-CYCLE", UnfollowedFirstTrick: "TRICK-WINNER"}
+                                  RightPassesLeft: "PASS-CYCLE", UnfollowedFirstTrick: "TRICK-WINNER",
+                                  LeaderLeadsAgain: "LEAD-WINNER"}
 
 
 
