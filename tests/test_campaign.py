@@ -78,6 +78,30 @@ def test_the_breaker_counts_one_kind_at_a_time_and_never_with_limit_0():
     assert mixed.reason.startswith("abandoned after 2 timeouts")
 
 
+def test_the_breaker_abandons_for_crashes_only_an_engine_that_has_not_played_a_game_through():
+    """Crashes and protocol errors cost a restart: three in a row abandon an engine that has not yet gone through a
+    game without a failure, but not one that has (it crashes in one situation: the three moon vectors in a row);
+    timeouts still abandon it."""
+    from hearts_ref.engines.failures import EngineCrashed, EngineProtocolError
+
+    crash = EngineCrashed("engine exited with code 3", returncode=3)
+    cannot, plays = Breaker(limit=3), Breaker(limit=3)
+    plays.new_game()                       # one game through, no failure
+    for breaker in (cannot, plays):
+        for _ in range(4):
+            breaker.new_game()
+            breaker.failed(crash)
+    assert cannot.reason.startswith("abandoned after 3 crashes in a row") and plays.reason is None
+    for _ in range(3):
+        plays.new_game()
+        plays.failed(EngineProtocolError("bad reply to 'play' (seq 9): not JSON: 'debug'"))
+    assert plays.reason is None
+    for _ in range(3):
+        plays.new_game()
+        plays.failed(timeout())
+    assert plays.reason.startswith("abandoned after 3 timeouts")
+
+
 def test_a_hung_engine_is_abandoned_and_the_cases_left_are_reported_so(tmp_path, capsys):
     """The engine hangs in every game: three timeouts, then every case left is abandoned, at once."""
     report, junit = tmp_path / "r.json", tmp_path / "r.xml"
@@ -328,9 +352,9 @@ def test_a_run_without_games_counts_no_rounds_but_says_so(capsys):
 
 @pytest.mark.parametrize("engine, why", [
     ("tests.engines.python_engines:CitesTheWrongRule", "check(s) bad: see the rule table's 'checks bad'"),
-    ("tests.engines.planted:BrokenAtTrickEnd", "illegal move(s) offered were refused well; a move the engine's own "
-                                               "legal set allows is not offered but found in that legal set"),
-    ("tests.engines.planted:HeartsLedAnyTime", "legal set allows is not offered but found in that legal set"),
+    ("tests.engines.planted:BrokenAtTrickEnd", "illegal move(s) offered were all refused, none citing a wrong rule; "
+                                               "these games failed on what their moves showed"),
+    ("tests.engines.planted:HeartsLedAnyTime", "legal set allows is not offered, its legal set is the finding"),
 ])
 def test_the_console_says_why_the_games_of_negative_checks_failed(engine, why, capsys):
     """By their checks (an engine that cites the wrong rule in every refusal), or by what their moves show (hearts

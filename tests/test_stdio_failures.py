@@ -134,6 +134,7 @@ def test_protocol_errors_name_the_problem_and_quote_the_offending_line(script, m
     assert message in str(failure), str(failure)
     assert line in failure.line, failure.line
     assert "banner" not in str(failure)   # the hint about a banner only for the reply to hello
+    assert ("write log lines to stderr" in str(failure)) == (message == "not JSON")   # a log line, most likely
     assert_gone(pid)
 
 

@@ -207,8 +207,9 @@ def _negatives_why(report: Report) -> str:
     if bad:
         return f" ({bad} check(s) bad: see the rule table's 'checks bad')"
     offered = sum(tally[0] for tally in report.checks.values())
-    return (f" (no check bad: the {offered} illegal move(s) offered were refused well; a move the engine's own legal "
-            "set allows is not offered but found in that legal set, as a differential game finds it)")
+    return (f" (no check bad: the {offered} illegal move(s) offered were all refused, none citing a wrong rule; "
+            "these games failed on what their moves showed, as differential games do: an illegal move the engine's "
+            "own legal set allows is not offered, its legal set is the finding)")
 
 
 def _games(report: Report) -> bool:

@@ -28,8 +28,9 @@ from hearts_ref.protocol import CARD_TEXT, WireError, cards_to_wire, encode_comm
 __all__ = ["Channel", "Command", "move_command"]
 
 Command = tuple[str, dict[str, Any]]   # a command's name and its fields (all but "seq" and "cmd")
-# The first reply not JSON: most often a banner or a log line, which belongs on stderr.
+# A reply not JSON: most often a banner (the first) or a log line, which belong on stderr.
 _BANNER_HINT = " (stdout carries the protocol's replies and nothing else: write a banner or log lines to stderr)"
+_LOG_HINT = " (stdout carries the protocol's replies and nothing else: write log lines to stderr)"
 
 
 def move_command(kind: str, move: Any, *, seated: bool = False) -> Command:
@@ -117,7 +118,7 @@ class Channel:
         try:
             outcome = read_reply(line, seq, what, steps=steps)
         except WireError as error:
-            hint = _BANNER_HINT if seq == 0 and str(error).startswith("not JSON") else ""
+            hint = (_BANNER_HINT if seq == 0 else _LOG_HINT) if str(error).startswith("not JSON") else ""
             raise self.broken(f"bad reply to {what}: {error}{hint}") from None
         if isinstance(outcome, EngineProtocolError) and not bad_requests:
             raise self.broken(outcome.summary)

@@ -6,7 +6,11 @@ games in a row (three timeouts, say) is *abandoned*. From then on every call rai
 :class:`~hearts_ref.engines.failures.EngineAbandoned` at once, without waiting on the
 program, and the runner reports the cases it did not run as ``abandoned``, with the reason.
 A game that goes by without a failure starts the count again, so an engine that fails
-now and then is judged to the end.
+now and then is judged to the end. Crashes and protocol errors cost a restart, not a wait:
+they abandon an engine only while no game has gone by without a failure (an engine that
+cannot play at all); once one has, a crash in one situation (at every moon, say, in the
+vectors of the moon one after the other) leaves every other case judged. Timeouts and failed
+starts, which cost their wait, count at any time.
 
 >>> from hearts_ref.engines.failures import EngineTimeout
 >>> breaker = Breaker(limit=3)
@@ -32,12 +36,14 @@ from typing import Any
 
 from hearts_ref.engines.failures import EngineAbandoned, EngineFailure
 
-__all__ = ["Breaker", "ReplyTimes", "TRIPPING_VERDICTS", "DEFAULT_LIMIT"]
+__all__ = ["Breaker", "ReplyTimes", "TRIPPING_VERDICTS", "CHEAP_VERDICTS", "DEFAULT_LIMIT"]
 
 DEFAULT_LIMIT = 3
 # The failures that count: those that cost a timeout or a restart. An ``internal`` reply (the
 # engine reports its own bug and goes on) and an ``unsupported`` one (a skip) do not.
 TRIPPING_VERDICTS = ("timeout", "crashed", "protocol-error", "not-started")
+# Those that cost a restart only: they count until a game has gone by without a failure.
+CHEAP_VERDICTS = ("crashed", "protocol-error")
 _PLURALS = {"timeout": "timeouts", "crashed": "crashes", "protocol-error": "protocol errors",
             "not-started": "failed starts"}
 
@@ -53,18 +59,24 @@ class Breaker:
         self._verdict = ""
         self._count = 0
         self._failed_this_game = False
+        self._games = 0          # the games begun
+        self._played = False     # whether a game has gone by without a failure
 
     def new_game(self) -> None:
         """A game begins: if the last one had no failure, the count starts again."""
         if not self._failed_this_game:
             self._verdict, self._count = "", 0
+            self._played = self._played or self._games > 0
         self._failed_this_game = False
+        self._games += 1
 
     def failed(self, error: EngineFailure) -> None:
         """Count ``error`` (if it is of a kind that trips) and trip when the limit is reached."""
         verdict = error.verdict
         if verdict not in TRIPPING_VERDICTS or self.reason is not None or self._failed_this_game:
             return                           # one failure a game: a failed restart after it is the same story
+        if verdict in CHEAP_VERDICTS and self._played:
+            return                           # an engine that plays, failing in some situations: judged to the end
         self._failed_this_game = True
         self._count = self._count + 1 if verdict == self._verdict else 1
         self._verdict = verdict
@@ -86,12 +98,13 @@ class Breaker:
     def held(self) -> Iterator[None]:
         """Neither counting nor abandoning while the block runs (the findings of the games already played are
         reproduced on the engine: a finding that fails every time must fail there too); as it was afterwards."""
-        saved = (self.limit, self.reason, self._verdict, self._count, self._failed_this_game)
+        saved = (self.limit, self.reason, self._verdict, self._count, self._failed_this_game, self._games, self._played)
         self.limit, self.reason = 0, None
         try:
             yield
         finally:
-            self.limit, self.reason, self._verdict, self._count, self._failed_this_game = saved
+            (self.limit, self.reason, self._verdict, self._count, self._failed_this_game, self._games,
+             self._played) = saved
 
 
 class ReplyTimes:
