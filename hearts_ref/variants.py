@@ -181,7 +181,7 @@ class Rules:
                                  f"choose {parameter.describe_allowed()}", field=parameter.name)
         if self.pass_cards and "across" in self.pass_cycle and self.players % 2:
             raise RulesError(f"pass_cycle: 'left-right-across-none' needs an even number of players "
-                             f"(players={self.players}); choose 'left-right-none'", field="pass_cycle")
+                             f"(players={self.players}); choose 'left-right-none', or pass_cards=false", field="pass_cycle")
         two_decks = self.even_out == "uneven" and self.players >= 5   # DECK-CARDS: seed 003's two decks
         if self.decks == 2 and not two_decks:
             raise RulesError(f"decks: 2 (seed 003's two decks) is played with 5 or 6 players and even_out='uneven', "
@@ -325,7 +325,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
     """
     name, sep, raw = text.partition("=")
     name = name.strip()
-    if not sep:
+    if not sep or not name:
         raise RulesError(f"setting {text!r} is not of the form name=value")
     parameter = _BY_NAME.get(name)
     if parameter is None:
@@ -341,7 +341,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
     if parameter.values is bool or isinstance(parameter.default, bool):
         lowered = raw.lower()
         if lowered not in ("true", "false", "1", "0", "yes", "no"):
-            raise RulesError(f"{name}: {raw!r} is not true or false", field=name)
+            raise RulesError(f"{name}: {raw!r} is not true or false (write true, false, yes, no, 1 or 0)", field=name)
         return name, lowered in ("true", "1", "yes")
     if parameter.values is int or all(isinstance(v, int) for v in parameter.values):
         try:

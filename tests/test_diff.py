@@ -221,6 +221,7 @@ def test_diff_says_when_sides_that_part_in_hearts_broken_alone_play_alike(capsys
     assert main(["diff", "seed000 must_break_hearts=false", "qs_breaks_hearts=true"]) == 1   # they show it apart
     out = capsys.readouterr().out
     assert "hearts broken restricting no play on either side, they play alike (proved)" in out
+    assert out.splitlines()[3].startswith("DIFFERENT in what they show, ALIKE in play: the sides part in round 1")
     assert "the sides play alike (proved)" in out
     assert main(["diff", "seed000 must_break_hearts=false", "qs_breaks_hearts=true jd_bonus=true", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)

@@ -177,7 +177,9 @@ def report_lines(result: Comparison, side_a: Side, side_b: Side, data: dict[str,
         lines.append("NOT SETTLED: neither proved equivalent nor shown different:")
         lines += [f"  {reason}" for reason in result.open]
     else:
-        lines.append(f"DIFFERENT: the sides part {summary_line(result).removeprefix('differs ')}.")
+        alike = result.in_play is not None and result.in_play.verdict == EQUIVALENT
+        lines.append(("DIFFERENT in what they show, ALIKE in play: " if alike else "DIFFERENT: ")
+                     + f"the sides part {summary_line(result).removeprefix('differs ')}.")
         if difference.kind == "deal":
             lines.append("No game can be played under both: they part before the first play.")
         else:

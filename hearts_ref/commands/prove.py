@@ -33,7 +33,8 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
       "presets": ["seed000", ...],          # the presets proved, in order
       "deep": false, "timeout": 60.0,       # the options
       "seconds": 2.7,                       # wall time of the whole run
-      "all_expected": true,                 # every outcome as the rules lead us to expect
+      "all_expected": true,                 # every outcome as the rules lead us to expect (a house rule expected
+                                            # unsound and refuted is as expected: whether it is sound is "verdict")
       "invariants": [                       # the catalogue (properties.catalogue.INVARIANTS)
         {"id": "LEGAL-MOVE-EXISTS", "statement": "...", "rule_ids": ["LEAD-OPEN", ...],
          "methods": ["context", "inductive", "engine"]}, ...],
@@ -66,7 +67,8 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
                                              "all_expected": true, "unexpected": 0}, ...},
         "results": [{"invariant": "...", "values": "players=4,...", "status": "...", "expected": "...",
                      "seconds": 0.01, "counterexample": {...}}, ...],
-        "unexpected": [...], "all_expected": true, "seconds": 28.1}
+        "unexpected": [...], "all_expected": true, "seconds": 28.1},
+      "verdict": {"sound": false, "refuted": ["LEGAL-MOVE-EXISTS", ...], "not_settled": []}   # with --set only
     }
 
 ``status`` ``refuted`` means a counterexample that was replayed on the engine (or, for
@@ -75,8 +77,10 @@ for several cycles without end); ``unconfirmed`` means z3 refuted a context that
 reached in the bounded search (or no never-ending game was found); ``vacuous`` means a
 claim whose hypotheses cannot hold.
 
-With ``--set`` (a house rule) the report also holds the answer a designer asks for:
-``"verdict": {"sound": false, "refuted": ["GAME-ENDS"], "not_settled": []}``.
+With ``--set`` (a house rule) the report also holds the answer a designer asks for, ``verdict``:
+``"sound"`` is true when every invariant is proved, and the exit code follows it (0 sound, 1 not);
+``all_expected`` says only that each outcome is the one the rules predict, which for a house rule
+expected unsound is a refutation.
 
 Exit codes: 0 when every outcome is the expected one (seed001 and seed003 must be
 refuted: ``hearts_ref.variants.EXPECTED_UNSOUND``; combinations by

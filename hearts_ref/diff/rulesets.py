@@ -191,12 +191,13 @@ def other_values(name: str, rules: Rules) -> tuple[Any, ...]:
 
 def change_from(rules: Rules, name: str, value: Any) -> Change:
     """``rules`` with ``name`` set to ``value``; if the registry does not allow that alone, with the first other
-    parameter value that makes it valid — the parameters the registry's message names first, then in registry
-    order — and the reason in :attr:`Change.reason`."""
+    parameter value that makes it valid — the parameters the registry's message names first, in its order, then in
+    registry order — and the reason in :attr:`Change.reason`."""
     moved = _try(rules, {name: value})
     if isinstance(moved, Rules):
         return Change((name,), rules, moved)
-    named = [n for n in _NAMES if n != name and re.search(rf"\b{n}\b", moved)]
+    found = {n: re.search(rf"\b{n}\b", moved) for n in _NAMES if n != name}
+    named = sorted((n for n, at in found.items() if at), key=lambda n: found[n].start())   # in the message's order
     for other in named + [n for n in _NAMES if n != name and n not in named]:
         for partner in other_values(other, rules):
             together = _try(rules, {name: value, other: partner})
