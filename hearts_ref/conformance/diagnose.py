@@ -48,7 +48,8 @@ from hearts_ref.conformance.astray import astray_citation, hands_astray, opening
 from hearts_ref.conformance.findings import Difference
 
 __all__ = ["StepFacts", "legal_rules", "stale_lead", "opening_rules", "observation_rules", "shape_rules",
-           "astray_citation", "in_rule_order", "taken_in_round", "trick_taker", "ambiguous_winner", "FIELDS"]
+           "astray_citation", "in_rule_order", "taken_in_round", "trick_taker", "ambiguous_winner", "told_winner_rule",
+           "FIELDS"]
 
 FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals",
           "game_over", "winners")
@@ -243,6 +244,7 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     return named if credited == actual.to_move else named + ["LEAD-WINNER"]
 
 
+WINNER_RULES = ("LEAD-WINNER", "TRICK-WINNER", "DECK-CARDS")   # who leads after a trick (:func:`_winner_rules`)
 # The rules :func:`_winner_rules` names, in order, for a seat to move after a trick of no points: a wrong winner, or
 # the right winner and a wrong lead, which the points cannot tell apart.
 AMBIGUOUS_WINNER = (("TRICK-WINNER", "LEAD-WINNER"), ("DECK-CARDS", "TRICK-WINNER", "LEAD-WINNER"),
@@ -257,6 +259,12 @@ def ambiguous_winner(rule_ids: Sequence[str]) -> bool:
     (True, False)
     """
     return any(tuple(rule_ids[:len(names)]) == names for names in AMBIGUOUS_WINNER)
+
+
+def told_winner_rule(rule_ids: Sequence[str]) -> str | None:
+    """The rule a seat to move after a trick names beyond doubt (its points told: LEAD-WINNER, TRICK-WINNER or
+    DECK-CARDS first, and not :func:`ambiguous_winner`), else None."""
+    return rule_ids[0] if rule_ids and rule_ids[0] in WINNER_RULES and not ambiguous_winner(rule_ids) else None
 
 
 def trick_taker(facts: StepFacts, actual: Observation, winner: int) -> int | None:

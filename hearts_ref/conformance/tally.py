@@ -3,9 +3,9 @@
 A case is charged to the rule each of its findings breaks (the first of its rule IDs), and
 to no other (a seat to move after a trick of no points, which a wrong winner and a wrong lead
 show alike, is charged to LEAD-WINNER when the run shows a wrong lead beyond doubt and never a
-wrong winner: :func:`charged_rules`): a failed game to the rule of each undeclared finding, an expected failure to the
-rules declared, an engine failure (a timeout, a crash, a broken reply) to the *errors*
-column of the rule its step concerns. A passed vector or perft deal credits every rule it is
+wrong winner: :func:`charged_rules`): a failed game to the rule of each undeclared finding, an
+expected failure to the rules declared, an engine failure (a timeout, a crash, a broken reply)
+to the *errors* column of the rule its step concerns. A passed vector or perft deal credits every rule it is
 tagged with; a passed game, which exercises every rule, is counted in the totals only.
 Negative checks count, per rule, the illegal moves refused, those not refused (or refused
 badly), and those refused citing the rule (attribution is credited only when the engine
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hearts_ref.conformance.diagnose import ambiguous_winner
+from hearts_ref.conformance.diagnose import ambiguous_winner, told_winner_rule
 from hearts_ref.conformance.findings import finding_key
 from hearts_ref.spec import load_rules
 
@@ -36,9 +36,6 @@ def _row(table: dict[str, dict[str, int]], rule: str) -> dict[str, int]:
     return table.setdefault(rule, dict.fromkeys(ROW, 0))
 
 
-_WINNER_RULES = ("LEAD-WINNER", "TRICK-WINNER", "DECK-CARDS")
-
-
 def wrong_lead_shown(report: Any) -> bool:
     """LEAD-WINNER beyond doubt: whether a case of the run shows the engine giving a trick's points to its winner and
     the lead to another seat, and none shows it giving a trick to the seat it has lead (TRICK-WINNER, DECK-CARDS)."""
@@ -49,9 +46,8 @@ def wrong_lead_shown(report: Any) -> bool:
                    and any(d.get("field") == "to_move" for d in f.get("differences") or ())]
         if case.kind == "vector" and case.status == "failed" and failure.get("field") == "to_move":
             entries.append({"rule_ids": list(case.rule_ids)})
-        sure.update(entry["rule_ids"][0] for entry in entries if entry.get("rule_ids")
-                    and entry["rule_ids"][0] in _WINNER_RULES and not ambiguous_winner(entry["rule_ids"]))
-    return sure == {"LEAD-WINNER"}
+        sure.update(told_winner_rule(entry.get("rule_ids") or ()) for entry in entries)
+    return sure - {None} == {"LEAD-WINNER"}
 
 
 def charged_rules(rule_ids: Any, wrong_lead: bool) -> list[str]:

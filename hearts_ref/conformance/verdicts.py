@@ -26,7 +26,7 @@ from hearts_ref.engine import Observation, observation_problem
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.diagnose import StepFacts, ambiguous_winner, trick_taker
+from hearts_ref.conformance.diagnose import StepFacts, ambiguous_winner, told_winner_rule, trick_taker
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.judge import diverged, judge_observation
 
@@ -152,8 +152,9 @@ class Verdicts:
         """
         if finding.rule_ids and finding.rule_ids[0] in HANDS_ASTRAY:
             self.put_down(finding.rule_ids[0], finding.round)
-        if _wrong_seat(finding) and finding.rule_ids[0] in _WINNER_RULES and not ambiguous_winner(finding.rule_ids):
-            self.leads.setdefault(finding.rule_ids[0], finding)   # the evidence that tells a wrong lead or winner
+        told = told_winner_rule(finding.rule_ids) if _wrong_seat(finding) else None
+        if told is not None:
+            self.leads.setdefault(told, finding)   # the evidence that tells a wrong lead or winner
         signature = finding.signature()
         if any(f.signature() == signature for f in self.findings):
             self.repeats[signature] += 1
@@ -218,10 +219,9 @@ class Verdicts:
         folded = [f for f in self.findings if ambiguous_lead(f)]
         if len(self.leads) != 1:
             return
-        shown = set(self.leads)
-        lead = next(iter(self.leads.values()))
+        told, lead = next(iter(self.leads.items()))
         seat = next(d for d in lead.differences if d.field == "to_move")
-        if shown == {"LEAD-WINNER"}:
+        if told == "LEAD-WINNER":
             for finding in folded:
                 self.findings.remove(finding)
                 self.repeats[lead.signature()] += 1 + self.repeats.pop(finding.signature(), 0)
@@ -255,9 +255,6 @@ class Verdicts:
                        negative.counts if negative is not None else {}, stopped, self.decider.round_starts,
                        self.game if played_out else None, self.unsupported, self.error, dict(self.repeats),
                        reference, self.plays)
-
-
-_WINNER_RULES = ("LEAD-WINNER", "TRICK-WINNER", "DECK-CARDS")   # who leads after a trick (:func:`_winner_rules`)
 
 
 def _wrong_seat(finding: Deviation) -> bool:
