@@ -99,10 +99,9 @@ def _taken(result: RoundResult, players: int) -> tuple[int, ...]:
     return tuple(taken)
 
 
-@functools.lru_cache(maxsize=64)
-def _scoped(scope: str, rules: Rules) -> tuple[Situation, ...]:
-    """The situations of ``scope`` that apply to ``rules``: worked out once per rules (every round asks)."""
-    return tuple(s for s in SITUATIONS if s.scope == scope and s.applies(rules))
+def _scoped(scope: str, rules: Rules) -> tuple[tuple[str, Callable[..., bool]], ...]:
+    """The names and predicates of the situations of ``scope`` that apply to ``rules``."""
+    return tuple((s.name, s.test) for s in SITUATIONS if s.scope == scope and s.applies(rules))
 
 
 def round_situations(result: RoundResult, rules: Rules, plays: Sequence[tuple[Any, Any, Any]] | None = None) -> set[str]:
@@ -112,20 +111,27 @@ def round_situations(result: RoundResult, rules: Rules, plays: Sequence[tuple[An
     after (a forecast round judged in one go: :mod:`.quick`); each play's seat, hand and context are then read from
     its state instead of replayed from ``result`` (:func:`moments`), and the cards taken from the last state.
     """
-    by_kind, every = _play_tests(rules)
+    return _round_situations(result, rules, plays, _tests(rules))
+
+
+def _round_situations(result: RoundResult, rules: Rules, plays: Sequence[tuple[Any, Any, Any]] | None,
+                      tests: _Tests) -> set[str]:
+    by_kind, every, round_tests, _ = tests
     found: set[str] = set()
     if every and plays is None:
         _reached(moments(result, rules, unbroken=True), by_kind, len(every), rules, found)
     elif every:
         _reached_in_plays(plays, by_kind, len(every), rules, found)
     taken = _taken(result, rules.players) if plays is None else plays[-1][2].taken
-    found |= {s.name for s in _scoped("round", rules) if s.test(result, taken, rules)}
+    for name, test in round_tests:
+        if test(result, taken, rules):
+            found.add(name)
     return found
 
 
 def _reached(walked: Iterable[Moment], by_kind: Any, left: int, rules: Rules, found: set[str]) -> None:
     """Add to ``found`` the play situations of the plays ``walked`` (:func:`moments`), ``left`` of them not reached
-    yet: each is asked only of the plays it can be (:func:`_play_tests`)."""
+    yet: each is asked only of the plays it can be (:func:`_tests`)."""
     for moment in walked:
         context = moment.context
         for name, test in by_kind[context.first_trick][context.leading][moment.card]:
@@ -157,12 +163,16 @@ def _reached_in_plays(plays: Sequence[tuple[Any, Any, Any]], by_kind: Any, left:
                 return
 
 
+_Tests = tuple[Any, tuple[tuple[str, Callable[..., bool]], ...], tuple[tuple[str, Callable[..., bool]], ...],
+               tuple[tuple[str, Callable[..., bool]], ...]]
+
+
 @functools.lru_cache(maxsize=64)
-def _play_tests(rules: Rules) -> tuple[Any, tuple[tuple[str, Callable[..., bool]], ...]]:
-    """The names and predicates of the ``play`` situations of ``rules``: for each kind of play (on the first trick
-    or not, a lead or not: indexed by the two) by card played, those it can be (from their ``plays`` and ``cards``);
-    and all of them."""
-    scoped = _scoped("play", rules)
+def _tests(rules: Rules) -> _Tests:
+    """The names and predicates of the situations of ``rules``, worked out once per rules (every round asks): the
+    ``play`` situations for each kind of play (on the first trick or not, a lead or not: indexed by the two) by card
+    played, those it can be (from their ``plays`` and ``cards``); all of them; the ``round`` and ``end`` ones."""
+    scoped = tuple(s for s in SITUATIONS if s.scope == "play" and s.applies(rules))
     every = tuple((s.name, s.test) for s in scoped)
 
     def can_be(s: Situation, first: bool, leading: bool, card: int) -> bool:
@@ -173,22 +183,29 @@ def _play_tests(rules: Rules) -> tuple[Any, tuple[tuple[str, Callable[..., bool]
     by_kind = tuple(tuple(tuple(tuple((s.name, s.test) for s in scoped if can_be(s, first, leading, card))
                                 for card in range(104))
                           for leading in (False, True)) for first in (False, True))   # [first][leading][card]
-    return by_kind, every
+    return by_kind, every, _scoped("round", rules), _scoped("end", rules)
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:
     """The ``end`` situations reached by a round that took the totals from ``before`` to ``after``."""
-    return {s.name for s in _scoped("end", rules) if s.test(before, after, over, rules)}
+    return _end_situations(before, after, over, rules, _tests(rules)[3])
+
+
+def _end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules,
+                    end_tests: tuple[tuple[str, Callable[..., bool]], ...]) -> set[str]:
+    return {name for name, test in end_tests if test(before, after, over, rules)}
 
 
 def game_situations(game: Game, plays: dict[int, Sequence[tuple[Any, Any, Any]]] | None = None) -> Iterator[set[str]]:
     """The situations each round of a game reached, round by round (its end with its last round); ``plays``: the
     reference's plays of some rounds, by round number (:func:`round_situations`)."""
     rules = game.rules
+    tests = _tests(rules)   # (looked up once a game)
     totals = (0,) * rules.players
     planned = plays or {}
     for number, result in enumerate(game.results, 1):
         after = tuple(t + s for t, s in zip(totals, result.score.scores))
         over = number == len(game.results) and game.over
-        yield round_situations(result, rules, planned.get(number)) | end_situations(totals, after, over, rules)
+        reached = _round_situations(result, rules, planned.get(number), tests)
+        yield reached | _end_situations(totals, after, over, rules, tests[3])
         totals = after

@@ -43,7 +43,7 @@ from hearts_ref.cardset import CardSet
 from hearts_ref.engine import Capabilities, EngineRejection, Observation
 from hearts_ref.engines.openspiel_map import (
     ACTION_OF_CARD, BIT_OF_ACTION, CARD_OF_ACTION, DIRECTION_ACTIONS, OPENSPIEL_PARAMETERS, TEXT_OF_ACTION, UNSUPPORTED,
-    actions_of, check_card_mapping, load_game, openspiel_parameters,
+    actions_of, check_card_mapping, load_game, mask_of, openspiel_parameters,
 )
 from hearts_ref.round import trick_winner
 from hearts_ref.scoring import card_points
@@ -172,7 +172,7 @@ class OpenSpielEngine:
         if state is None or self._passing:
             return _NO_CARDS
         # (OpenSpiel has no legal action once the round is over: the mask is 0)
-        mask = sum(map(BIT_OF_ACTION.__getitem__, state.legal_actions()))
+        mask = mask_of(state.legal_actions())
         self._legal = (len(self._played), mask)
         return CardSet.from_mask(mask)
 
@@ -185,7 +185,7 @@ class OpenSpielEngine:
                                   "TRICK-ORDER")
         asked, mask = self._legal   # OpenSpiel's legal cards, if asked since the last play
         if asked != len(self._played):
-            mask = sum(map(BIT_OF_ACTION.__getitem__, state.legal_actions()))
+            mask = mask_of(state.legal_actions())
         self._apply(card.index, mask)
 
     def _apply(self, index: int, mask: int) -> None:
@@ -234,14 +234,15 @@ class OpenSpielEngine:
         # trick closes (the first card's too), as play_view() reads them.
         state, played, last = self.state, self._played, len(cards) - 1
         legal_actions, apply_action, current_player = state.legal_actions, state.apply_action, state.current_player
-        hearts_broken, points, bit = state.hearts_broken, state.points, BIT_OF_ACTION.__getitem__
+        hearts_broken, points, bit = state.hearts_broken, state.points, BIT_OF_ACTION
         allowed, seat_to_move, broken, note = legal.append, seats.append, hearts.append, played.append
         taken, scores = self._points
         if taken == 0:   # read when the cards were passed, before the first card: what it shows after it
             readings.append(scores)
         for k, index in enumerate(cards):
-            actions = legal_actions()
-            mask = bit(actions[0]) if len(actions) == 1 else sum(map(bit, actions))
+            mask = 0
+            for action in legal_actions():   # (a loop of |= outdoes sum() on masks past 2**30)
+                mask |= bit[action]
             allowed(mask)
             if not mask >> index & 1:
                 break

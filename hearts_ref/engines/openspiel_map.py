@@ -18,7 +18,8 @@ from hearts_ref.cards import CARDS, Suit
 from hearts_ref.variants import Rules
 
 __all__ = ["CARD_OF_ACTION", "ACTION_OF_CARD", "BIT_OF_ACTION", "TEXT_OF_ACTION", "DIRECTION_ACTIONS",
-           "OPENSPIEL_PARAMETERS", "UNSUPPORTED", "openspiel_parameters", "check_card_mapping", "load_game", "actions_of"]
+           "OPENSPIEL_PARAMETERS", "UNSUPPORTED", "openspiel_parameters", "check_card_mapping", "load_game", "actions_of",
+           "mask_of"]
 
 # OpenSpiel's suit order within an action (a % 4) is clubs, diamonds, hearts, spades.
 _OPENSPIEL_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -92,6 +93,14 @@ def load_game(parameters: dict[str, bool]) -> Any:
             check_card_mapping(game)
         _GAMES[key] = game
     return game
+
+
+def mask_of(actions: Any) -> int:
+    """The cards of OpenSpiel's ``actions``, as a mask."""
+    mask = 0
+    for action in actions:
+        mask |= BIT_OF_ACTION[action]
+    return mask
 
 
 def actions_of(mask: int) -> tuple[int, ...]:
