@@ -110,8 +110,9 @@ class Game(NamedTuple):
             raise HeartsError("END-THRESHOLD: the game is over; no more rounds are dealt")
         if self.round is not None:
             raise HeartsError(f"DEAL-HANDS: round {self.round_number} is still being played")
-        number = len(self.results) + 1
-        state = start_round(self.rules, hands, direction=direction or self.rules.pass_direction(number))
+        number = len(self.results) + 1   # DEAL-DEALER: dealt by seat (number - 1) mod n
+        state = start_round(self.rules, hands, direction=direction or self.rules.pass_direction(number),
+                            dealer=(number - 1) % self.rules.players)
         return self._replace(round=state)
 
     def choose_pass(self, seat: int, cards: CardSet) -> Game:

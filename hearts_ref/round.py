@@ -46,15 +46,18 @@ class DeadlockError(HeartsError):
         self.rule_id = rule_id
 
 
-def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, direction: str = "none") -> RoundState:
+def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, direction: str = "none",
+                dealer: int | None = None) -> RoundState:
     """Return the state at the start of a round with these ``hands`` and pass ``direction``.
 
     Checks DECK-CARDS, DECK-REMOVED and DEAL-HANDS: one hand per player, equal sizes (with uneven
-    hands, some one card larger: the deck check makes them as many as DEAL-HANDS deals), no card twice, exactly the cards in play.
+    hands, some one card larger: the deck check makes them as many as DEAL-HANDS deals; with a ``dealer``
+    (DEAL-DEALER), the extra cards the first seats' from its left), no card twice, exactly the cards in play.
     """
     masks = tuple(_hand_mask(hand, seat) for seat, hand in enumerate(hands))
     if len(masks) != rules.players:
         raise HeartsError(f"DEAL-HANDS: {len(masks)} hands for {rules.players} players")
+    sizes = rules.dealt_sizes(dealer) if dealer is not None and rules.extra_cards else None
     seen = 0
     for seat, mask in enumerate(masks):
         if mask & seen:
@@ -63,10 +66,17 @@ def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, dir
         if mask.bit_count() not in (rules.hand_size, rules.hand_size + (rules.extra_cards > 0)):
             raise HeartsError(f"DEAL-HANDS: seat {seat} holds {mask.bit_count()} cards, "
                               f"not {rules.hand_size}" + (" or one more" if rules.extra_cards else ""))
+        if sizes is not None and mask.bit_count() != sizes[seat]:
+            raise HeartsError(f"DEAL-HANDS: seat {seat} holds {mask.bit_count()} cards, not {sizes[seat]}: dealt from "
+                              f"dealer {dealer}'s left, the extra cards go to seats "
+                              + ", ".join(str((dealer + 1 + k) % rules.players) for k in range(rules.extra_cards)))
         seen |= mask
-    if seen != rules.deck_mask:
+    if seen & ~rules.deck_mask:
         raise InvalidCardError(f"DECK-REMOVED: the hands hold {CardSet.from_mask(seen & ~rules.deck_mask)}, "
                                f"removed with {rules.players} players")
+    if seen != rules.deck_mask:
+        raise InvalidCardError(f"DEAL-HANDS: no hand holds {CardSet.from_mask(rules.deck_mask & ~seen)}: every card "
+                               "in play is dealt")
     return dealt_state(rules, masks, direction)
 
 

@@ -127,7 +127,8 @@ class GamePlan:
     """A whole game to play on any engine: the rules, each round's deal seed, and every choice made.
 
     Round ``r`` (from 0) is dealt by ``hearts_ref.deals.deal`` from the seed
-    ``deal_seeds[r % len] + r`` (``r`` when empty), so rounds differ; the ``i``-th choice
+    ``deal_seeds[r % len] + r`` (``r`` when empty), so rounds differ, by its dealer (DEAL-DEALER: seat
+    ``r`` mod n, from whose left the cards are dealt); the ``i``-th choice
     (a pass or a play) is ``choices[i % len]`` (0 when empty), taken modulo the number of
     options: 0 passes the three lowest cards and plays the lowest legal card.
     """
@@ -138,7 +139,7 @@ class GamePlan:
 
     def deal(self, round_index: int) -> tuple[CardSet, ...]:
         base = self.deal_seeds[round_index % len(self.deal_seeds)] if self.deal_seeds else 0
-        return deal(self.rules, seed=base + round_index)
+        return deal(self.rules, seed=base + round_index, dealer=round_index % self.rules.players)
 
     def choice(self, index: int) -> int:
         return self.choices[index % len(self.choices)] if self.choices else 0

@@ -282,7 +282,7 @@ def recorded_session(rules: Rules = Rules(end_threshold=40), protocol: int = 1) 
     number = 0
     while not server.engine.game.over:
         number += 1
-        hands = deal(rules, rng=rng)
+        hands = deal(rules, rng=rng, dealer=(number - 1) % rules.players)   # DEAL-DEALER
         reply = send({"cmd": "start_round", "hands": [cards_to_wire(h) for h in hands],
                       "direction": rules.pass_direction(number)})
         while reply["observation"]["phase"] == "pass":

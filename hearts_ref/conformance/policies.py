@@ -49,9 +49,12 @@ def _pick(mask: int, rng: random.Random) -> int:
     return nth_card(mask, int(rng.random() * mask.bit_count()))
 
 
-def _deal_with(rules: Rules, rng: random.Random, seat: int, wanted: int) -> tuple[CardSet, ...]:
-    """A deal in which ``seat`` holds ``wanted`` (as many as fit) and the rest is shuffled."""
-    size = rules.hand_size
+def _deal_with(rules: Rules, rng: random.Random, seat: int, wanted: int, number: int) -> tuple[CardSet, ...]:
+    """A deal of round ``number`` in which ``seat`` holds ``wanted`` (as many as fit) and the rest is shuffled: each
+    seat as many cards as DEAL-HANDS deals it (with uneven hands, the extra cards the first seats' from the dealer's
+    left)."""
+    sizes = rules.dealt_sizes(dealer=(number - 1) % rules.players)
+    size = sizes[seat]
     wanted &= rules.deck_mask
     chosen = list(bits_of(wanted))
     rng.shuffle(chosen)
@@ -65,8 +68,12 @@ def _deal_with(rules: Rules, rng: random.Random, seat: int, wanted: int) -> tupl
     hands = [0] * rules.players
     hands[seat] = hand
     others = [s for s in range(rules.players) if s != seat]
-    for k, index in enumerate(rest):
+    k = 0
+    for index in rest:   # dealt round the others, each up to its size
+        while hands[others[k % len(others)]].bit_count() >= sizes[others[k % len(others)]]:
+            k += 1
         hands[others[k % len(others)]] |= 1 << index
+        k += 1
     return tuple(CardSet.from_mask(h) for h in hands)
 
 
@@ -119,7 +126,7 @@ class VoidSuits(Policy):
         wanted = 0
         for suit in keep:
             wanted |= SUIT_MASKS[suit]
-        return _deal_with(rules, self.rng, self.rng.randrange(rules.players), wanted)
+        return _deal_with(rules, self.rng, self.rng.randrange(rules.players), wanted, number)
 
     def choose_pass(self, state: RoundState, seat: int) -> int:
         hand = state.hands[seat]
@@ -154,7 +161,8 @@ class HoardHearts(Policy):
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
         if self.rng.random() < 0.3:
             return super().deal(rules, number)
-        return _deal_with(rules, self.rng, self.rng.randrange(rules.players), POINT_CARDS & rules.deck_mask)
+        return _deal_with(rules, self.rng, self.rng.randrange(rules.players), POINT_CARDS & rules.deck_mask,
+                          number)
 
     def choose_pass(self, state: RoundState, seat: int) -> int:
         hand = state.hands[seat]

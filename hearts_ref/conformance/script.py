@@ -142,13 +142,14 @@ def deal_code(rules: Rules, hands: Sequence[CardSet]) -> list[int]:
     return code
 
 
-def deal_from(rules: Rules, take: Source) -> tuple[CardSet, ...]:
-    """DEAL-HANDS: return the deal the source's choices describe (see :func:`deal_code`)."""
+def deal_from(rules: Rules, take: Source, number: int = 1) -> tuple[CardSet, ...]:
+    """DEAL-HANDS: return the deal of round ``number`` the source's choices describe (see :func:`deal_code`); with
+    uneven hands the extra cards are the first seats' from the round's dealer's left (DEAL-DEALER)."""
     remaining = rules.deck_mask
-    n, extra = rules.players, rules.extra_cards   # uneven hands: the last seats get the extra cards
+    n, sizes = rules.players, rules.dealt_sizes(dealer=(number - 1) % rules.players)
     hands = []
     for seat in range(n - 1):
-        size = rules.hand_size + (seat >= n - extra)
+        size = sizes[seat]
         hand = subset_of(remaining, size, take(comb(remaining.bit_count(), size)))
         hands.append(CardSet.from_mask(hand))
         remaining &= ~hand
@@ -202,7 +203,7 @@ class ScriptDecider:
         return value
 
     def deal(self, rules: Rules, number: int) -> tuple[CardSet, ...]:
-        return deal_from(rules, self._choose)
+        return deal_from(rules, self._choose, number)
 
     def direction(self, rules: Rules, number: int) -> str:
         options = direction_options(rules)
@@ -211,7 +212,7 @@ class ScriptDecider:
     def take_deal(self, rules: Rules, hands: tuple[CardSet, ...]) -> None:
         """DEAL-HANDS: an engine that deals for itself dealt ``hands``: the script's deal is read past and
         replaced by them (a replay shows the same game only if the engine deals the same again)."""
-        deal_from(rules, self.take)
+        deal_from(rules, self.take, len(self.round_starts) or 1)
         self.script.extend(deal_code(rules, hands))
 
     def passer(self, state: RoundState) -> int:

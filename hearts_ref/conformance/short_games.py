@@ -77,12 +77,19 @@ def _lowest_round(rules: Rules, hands: tuple[CardSet, ...]) -> Round | None:
 
 
 def _card_order_deals(rules: Rules) -> list[tuple[CardSet, ...]]:
-    """The deck in card order cut into hands, given to the seats in each rotation and its reverse."""
-    size, deck = rules.hand_size, list(CardSet.from_mask(rules.deck_mask))
-    blocks = [CardSet(deck[k * size:(k + 1) * size]) for k in range(rules.players)]
-    orders = [blocks[k:] + blocks[:k] for k in range(rules.players)]
-    orders += [list(reversed(order)) for order in orders]
-    return [tuple(order) for order in orders]
+    """The deck in card order cut into hands, given to the seats in each rotation and its reverse, each seat as many
+    cards as DEAL-HANDS deals it in a game's first round (with uneven hands the extra cards are seat 1's onwards)."""
+    n, sizes, deck = rules.players, rules.dealt_sizes(), list(CardSet.from_mask(rules.deck_mask))
+    seatings = [[(b - k) % n for b in range(n)] for k in range(n)]    # the seat of each block, in card order
+    seatings += [[(n - 1 + k - b) % n for b in range(n)] for k in range(n)]
+    deals = []
+    for seats in seatings:
+        hands, start = [CardSet()] * n, 0
+        for seat in seats:
+            hands[seat] = CardSet(deck[start:start + sizes[seat]])
+            start += sizes[seat]
+        deals.append(tuple(hands))
+    return deals
 
 
 @functools.lru_cache(maxsize=16)

@@ -319,7 +319,7 @@ def _swapped_deals(best: list[Any], target: Signature, rules: Rules) -> Iterator
                     return
                 start = run.round_starts[number - 1]
                 padded = list(script) + [0] * max(0, start + n - 1 - len(script))
-                hands = [hand.mask for hand in deal_from(rules, ListSource(padded[start:start + n - 1]))]
+                hands = [hand.mask for hand in deal_from(rules, ListSource(padded[start:start + n - 1]), number)]
                 holder = {card: seat for seat, hand in enumerate(hands) for card in bits_of(hand)}
             i, j = holder[a], holder[b]
             if i == j:

@@ -152,6 +152,9 @@ class Targeted(Policy):
         if number > len(self.plans):
             return super().deal(rules, number)
         plan = self.plans[number - 1]
+        plan = _for_dealer(rules, plan, number)
+        if plan is None:   # (a plan no turn of the seats deals so)
+            return super().deal(rules, number)
         dealt, passes = dealt_for(rules, plan.hands, direction)
         self.planned[number] = (plan, direction, passes)
         return tuple(CardSet.from_mask(hand) for hand in dealt)
@@ -199,3 +202,15 @@ class Targeted(Policy):
             if position < len(plays) and allowed >> plays[position] & 1:
                 return plays[position]
         return super().choose_play(state, allowed)
+
+
+def _for_dealer(rules: Rules, plan: RoundPlan, number: int) -> RoundPlan | None:
+    """DEAL-HANDS: ``plan`` as round ``number``'s dealer deals it. With uneven hands the extra cards are the first
+    seats' from the dealer's left (DEAL-DEALER): a plan made with other sizes has its seats turned (the rules are
+    the same at every seat); None when no turn gives the sizes dealt."""
+    n = rules.players
+    sizes = rules.dealt_sizes(dealer=(number - 1) % n)
+    for by in range(n):
+        if all(plan.hands[(seat - by) % n].bit_count() == size for seat, size in enumerate(sizes)):
+            return rotated(rules, plan, by)
+    return None
