@@ -271,6 +271,10 @@ def _head(case: Any) -> str:
     """What a failure is named by: the rules it breaks; an engine failure by its cause, then the rules of its step."""
     if case.status == "error":
         return "engine error" + (f" at a step of {', '.join(case.rule_ids)}" if case.rule_ids else "")
+    from hearts_ref.conformance.diagnose import ambiguous_winner
+
+    if ambiguous_winner(case.rule_ids):   # a trick of no points: the winner or the lead, it cannot tell
+        return " or ".join(case.rule_ids)
     return ", ".join(case.rule_ids) or "engine error"
 
 

@@ -32,11 +32,13 @@ OTHERS = [(engine, rule, ()) for engine, rule in TURNS.items()] + [
 # - the queen played into a trick and hearts not yet broken: BREAK-QUEEN broken at that moment, whatever the engine
 #   does with a discarded heart (BREAK-DISCARD) at the trick's end;
 # - the dealer leads with 4C in a six-player deal: the dealer leading (DEAL-DEALER) or 3C removed with 2C
-#   (DECK-REMOVED, the reading named first there: the deal is that vector's).
+#   (DECK-REMOVED, the reading named first there: the deal is that vector's); the dealer leads the club next above
+#   the lowest in play (3C with four players): the dealer leading, or the holder of that club taken for the lowest
+#   club's (LEAD-OPEN, the reading named first there: an engine that mistakes the lowest club always shows it).
 # Anything else named first is a symptom of the bug named as a cause (a refusal judged on hands the engine passed
 # another way, say), and fails.
 AMBIGUOUS = {"StaleLeadContext": ("LEAD-HEARTS",), "BrokenAtTrickEnd": ("BREAK-QUEEN",),
-             "DealerLeads": ("DECK-REMOVED",)}
+             "DealerLeads": ("DECK-REMOVED", "LEAD-OPEN")}
 
 
 def _conform(capsys, *argv: str) -> tuple[int, dict]:
@@ -113,3 +115,20 @@ def test_trick_winner_last_copy_wins_is_found_in_seed003_two_deck_games_and_the_
     assert {f["kind"] for f in findings if f["rule_id"] == "TRICK-WINNER"} >= {"vector", "observation"}
     code, report = _conform(capsys, "--engine", "python:hearts_ref.engine:ReferenceEngine", *rules)
     assert code == 0 and report["summary"]["findings"] == [], report["summary"]["findings"]
+
+
+@pytest.mark.parametrize("engine, rule_id, rules", [
+    ("JackSignTurned", "SCORE-JACK", ("--set", "jd_bonus=true")),   # off by 20: its points and the moon's scores
+    ("NextClubOpens", "LEAD-OPEN", ()),   # the dealer holding that club too: the lowest club mistaken, not the dealer
+    ("NextClubOpens", "LEAD-OPEN", ("--preset", "seed002", "--set", "players=3", "--set", "pass_cycle=left-right-none")),
+])
+def test_a_bug_whose_every_finding_is_named_by_its_rule(engine, rule_id, rules, capsys):
+    """Every failed case names the bug's rule first: with 5 players the club next above the lowest (4C) is also what
+    an engine that removes 2C 3C instead of 2C 2D opens with (DECK-REMOVED, read first on the vectors' own deals)."""
+    code, report = _conform(capsys, "--engine", f"python:tests.engines.planted:{engine}", "--games", "60", *rules)
+    findings = [f for f in report["summary"]["findings"] if not f["expected"]]
+    assert code == 1 and findings[0]["rule_id"] == rule_id, findings
+    failed = [c for c in report["cases"] if c["status"] == "failed"]
+    named = [(c["id"], c["rule_ids"]) for c in failed if c["rule_ids"][0] != rule_id]
+    assert failed and all(rules[0] == "DECK-REMOVED" and ("five" in case or "5-players" in case)
+                          for case, rules in named), named

@@ -157,5 +157,10 @@ def opening_rules(state: RoundState, leader: Any, dealer: int, engine_legal: int
         # the lowest club if the lowest clubs were the cards removed (or, when it is the dealer, the dealer leading)
         return ("DECK-REMOVED",) + (("DEAL-DEALER",) if leader == dealer else ()) + ("LEAD-OPEN",)
     if leader == dealer:
+        low = clubs & -clubs
+        if low and engine_legal == low and rules.deck_mask & _CLUBS & (low - 1) == opening:
+            # it opens with the club next above the lowest in play: the lowest club mistaken (a dealer that leads
+            # holds that club as its lowest only now and then)
+            return ("LEAD-OPEN", "DEAL-DEALER")
         return ("DEAL-DEALER", "LEAD-OPEN")   # the dealer has no privilege: it does not lead
     return ("LEAD-OPEN",)

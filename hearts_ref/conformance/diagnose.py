@@ -249,6 +249,8 @@ WINNER_RULES = ("LEAD-WINNER", "TRICK-WINNER", "DECK-CARDS")   # who leads after
 # the right winner and a wrong lead, which the points cannot tell apart.
 AMBIGUOUS_WINNER = (("TRICK-WINNER", "LEAD-WINNER"), ("DECK-CARDS", "TRICK-WINNER", "LEAD-WINNER"),
                     ("TRICK-WINNER", "DECK-CARDS", "LEAD-WINNER"))
+UNTOLD = ("after a trick of no points a wrong winner and a wrong lead look alike: a case with a trick of points "
+          "tells which, and conform's rule table charges what its cases show")
 
 
 def ambiguous_winner(rule_ids: Sequence[str]) -> bool:
@@ -309,16 +311,21 @@ def _hearts_rules(facts: StepFacts, diff: Difference, actual: Observation) -> li
 
 def _points_rules(facts: StepFacts, diff: Difference, actual: Observation) -> list[str]:
     """SCORE-POINTS, SCORE-JACK, TRICK-WINNER: the points the engine gave for the trick just taken."""
-    rules, before = facts.game.rules, facts.before
     if not _completes(facts):
         return ["SCORE-POINTS"]   # points changed without a trick taken (or not reset for the round)
     delta = [a - e for a, e in zip(diff.actual, diff.expected)]
     moved = [seat for seat, d in enumerate(delta) if d]
     if len(moved) > 1 and not sum(delta):
         return ["TRICK-WINNER"]   # the trick's points went to another seat
-    if _mask(_trick_cards(facts)) & JACK_OF_DIAMONDS_BIT and len(moved) == 1 and abs(delta[moved[0]]) == -JACK_POINTS:
+    if _mask(_trick_cards(facts)) & JACK_OF_DIAMONDS_BIT and len(moved) == 1 and _jack_off(delta[moved[0]]):
         return ["SCORE-JACK"]
     return ["SCORE-POINTS"]
+
+
+def _jack_off(delta: int) -> bool:
+    """SCORE-JACK: whether a seat's points are off by what the J♦ it took explains: its ten counted or not when the
+    rules say otherwise, or counted with the wrong sign."""
+    return abs(delta) in (-JACK_POINTS, -2 * JACK_POINTS)
 
 
 def taken_in_round(game: Game) -> tuple[int, ...]:
@@ -340,7 +347,7 @@ def _scores_rules(facts: StepFacts, diff: Difference, actual: Observation) -> li
     delta = [a - e for a, e in zip(diff.actual, diff.expected)]
     moved = [seat for seat, d in enumerate(delta) if d]
     jack = next((seat for seat, cards in enumerate(taken) if cards & JACK_OF_DIAMONDS_BIT), None)
-    if moved == [jack] and abs(delta[jack]) == -JACK_POINTS:
+    if moved == [jack] and _jack_off(delta[jack]):
         return ["SCORE-JACK"]
     if moved and all(not taken[s] and abs(delta[s]) == -NO_TRICKS_BONUS for s in moved):
         return ["SCORE-NO-TRICKS"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearts_ref.cardset import CardSet
+from hearts_ref.conformance.diagnose import UNTOLD, ambiguous_winner
 from hearts_ref.vectors.model import Case
 
 __all__ = ["Failure", "CaseResult", "STATUSES", "summarize", "unaccounted"]
@@ -38,7 +39,7 @@ class Failure:
         """Return the failure in one line."""
         where = f"round {self.round}" + (f", step {self.step + 1}" if self.step is not None else "")
         rules = ", ".join(self.rule_ids) or "no rule ID"
-        note = f" ({self.message})" if self.message else ""
+        note = f" ({self.message})" if self.message else (f" ({UNTOLD})" if ambiguous_winner(self.rule_ids) else "")
         return (f"{where}: {self.what}: {self.field}: expected {_show(self.expected)}, engine {_show(self.actual)}"
                 f" [{rules}]{note}")
 

@@ -171,6 +171,21 @@ class DealerLeads(_OpensOwnWay):
         self.game = self.game._replace(round=state._replace(leader=dealer, to_play=dealer, legal=lead))
 
 
+class NextClubOpens(_OpensOwnWay):
+    """LEAD-OPEN: the lowest club is mistaken for the next one in play: its holder opens the round with it."""
+
+    name = "planted-next-club-opens"
+
+    def _open(self) -> None:
+        state = self.game.round
+        if state is None or state.phase != "play" or state.tricks or state.trick:
+            return
+        clubs = state.rules.deck_mask & CLUBS & ~(1 << state.rules.lowest_club.index)
+        opening = clubs & -clubs
+        seat = next(seat for seat, hand in enumerate(state.hands) if hand & opening)
+        self.game = self.game._replace(round=state._replace(leader=seat, to_play=seat, legal=opening))
+
+
 # 02 Passing -----------------------------------------------------------------------------------
 
 class AnyNumberPassed(ReferenceEngine):
@@ -525,6 +540,15 @@ class JackAlwaysCounts(_ScoreSheet):
 
     def trick_points(self, cards: int) -> int:
         return card_points(cards, self.with_jack)
+
+
+class JackSignTurned(_ScoreSheet):
+    """SCORE-JACK: the J♦ scores +10 instead of −10 (with ``jd_bonus``)."""
+
+    name = "planted-jack-sign-turned"
+
+    def trick_points(self, cards: int) -> int:
+        return card_points(cards, self.without_jack) - (card_points(cards, self.rules) - card_points(cards, self.without_jack))
 
 
 class NoTrickBonusAlways(_ScoreSheet):
