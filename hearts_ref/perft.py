@@ -76,10 +76,12 @@ def divide(state: RoundState, depth: int) -> dict[str, int]:
     return {str(CARDS[card]): perft(state.play(CARDS[card]), depth - 1) for card in bits_of(state.legal)}
 
 
-def _refused(what: str, error: EngineRejection) -> EngineRejection:
-    """An engine's refusal, named by what it refused: ``the deal: DEAL-HANDS: …``, ``play(QS): …``."""
+def _refused(what: str, error: EngineRejection, plays: tuple[Card, ...] | None = None) -> EngineRejection:
+    """An engine's refusal, named by what it refused: ``the deal: DEAL-HANDS: …``, ``play(QS): …``; ``plays``, for
+    a refused play, the plays from the deal up to it and it (kept as ``error.plays``: where the rules allow it)."""
     named = EngineRejection(f"{what}: {error}")
     named.rule_id = error.rule_id
+    named.refused, named.plays, named.cause = what, plays, error
     return named
 
 
@@ -103,7 +105,7 @@ class _Replayer:
                 self.engine.play(card)
         except EngineRejection as error:
             raise _refused("its new game" if step == -2 else "the deal" if step == -1 else f"play({prefix[step]})",
-                           error) from None
+                           error, prefix[:step + 1] if step >= 0 else None) from None
         self.at = prefix
         self.replays += 1
 
@@ -112,7 +114,7 @@ class _Replayer:
         try:
             self.engine.play(card)
         except EngineRejection as error:
-            raise _refused(f"play({card})", error) from None
+            raise _refused(f"play({card})", error, prefix + (card,)) from None
         self.at = prefix + (card,)
         return self.at
 

@@ -152,7 +152,7 @@ class _Scoring:
 
 def _rotated(rules: Rules, directions: list[str], cycle: int, wins: Any, given: Any) -> list[RoundPlan | None]:
     """A cycle of rounds in which the roles turn one seat a round, each round scoring as the first did."""
-    first = planned_round(rules, directions[0], wins(0), _any, given=given(0))
+    first = planned_round(rules, directions[0], wins(0), _any, given=given(0), dealer=0)
     if first is None:
         return [None]
     roles = sorted(wins(0), key=lambda s: -wins(0)[s])
@@ -160,7 +160,7 @@ def _rotated(rules: Rules, directions: list[str], cycle: int, wins: Any, given: 
     scoring = (first.scores[pair[0]], first.scores[pair[1]])
     n = rules.players
     return [first] + [planned_round(rules, directions[r], wins(r), _Scoring((pair[0] + r) % n, (pair[1] + r) % n,
-                                                                            scoring), given=given(r))
+                                                                            scoring), given=given(r), dealer=r)
                       for r in range(1, cycle)]
 
 
@@ -168,22 +168,24 @@ def _plans(rules: Rules) -> tuple[str, str, list[RoundPlan | None]] | None:
     """The kind of never-ending game, what it keeps, and one cycle of planned rounds (a round None when not found)."""
     n, size = rules.players, rules.hand_size
     period = 1 if not rules.pass_cards else (4 if rules.pass_cycle == "left-right-across-none" else 3)
-    directions = [rules.pass_direction(r) for r in range(1, 10 * period + 1)]
+    directions = [rules.pass_direction(r) for r in range(1, 10 * period * n + 1)]
+    if rules.extra_cards:   # DEAL-HANDS: the extra cards follow the dealer, so a cycle is one of both
+        period = period * n // math.gcd(period, n)
     if rules.moon == "subtract":
         return ("below", "seat 0 shoots the moon every round: its total falls, the others stay at 0",
-                [planned_round(rules, directions[r], {0: size}, _any) for r in range(period)])
+                [planned_round(rules, directions[r], {0: size}, _any, dealer=r) for r in range(period)])
     if rules.ties == "play-on":
         if rules.moon == "off":
             return ("tie", f"seat 0 takes every trick: seats 1 to {n - 1} score alike and stay tied at the lowest total",
-                    [planned_round(rules, directions[r], {0: size}, _any) for r in range(period)])
+                    [planned_round(rules, directions[r], {0: size}, _any, dealer=r) for r in range(period)])
         if n >= 4:
             return ("tie", "seats 0 and 1 take every trick, both scoring: seats 2 and 3 take none and stay tied at the "
                     "lowest total", [planned_round(rules, directions[r], {0: size - 1, 1: 1}, _two_take_points,
-                                               given={1: ("AH",)}) for r in range(period)])
+                                               given={1: ("AH",)}, dealer=r) for r in range(period)])
         return ("tie", "seat 0 takes all but two tricks, seats 1 and 2 one each, scoring alike: they stay tied at the "
                 "lowest total", [planned_round(rules, directions[r], {0: size - 2, 1: 1, 2: 1}, _two_tied,
-                                               given={1: ("AD",), 2: ("AS",)}, avoid={1: "S", 2: "D"})
-                                 for r in range(period)])
+                                               given={1: ("AD",), 2: ("AS",)}, avoid={1: "S", 2: "D"},
+                                               dealer=r) for r in range(period)])
     if lowest_round_sum(rules) <= 0:
         cycle = period * n // math.gcd(period, n)
         if rules.moon == "off":

@@ -55,10 +55,10 @@ class RoundPlan:
 
 
 def _deals(rules: Rules, wins: dict[int, int], given: dict[int, tuple[str, ...]],
-           avoid: dict[int, str]) -> list[tuple[int, ...]]:
+           avoid: dict[int, str], dealer: int = 0) -> list[tuple[int, ...]]:
     """Hands to try: the seat winning most holds the strongest cards left, the seats in ``given`` their cards; the
     rest handed out in a few fixed and seeded orders, no seat of ``avoid`` getting a card of the suits named."""
-    n, sizes = rules.players, rules.dealt_sizes()   # DEAL-HANDS: uneven hands, the extra cards to the first seats
+    n, sizes = rules.players, rules.dealt_sizes(dealer)   # DEAL-HANDS: uneven hands, the extra cards to the first seats
     main = max(wins, key=wins.__getitem__)
     hands = [0] * n
     for seat, texts in given.items():
@@ -151,9 +151,9 @@ def _search(state: RoundState, wins: dict[int, int], won: dict[int, int], plays:
 
 @cache
 def _planned(rules: Rules, direction: str, wins: tuple[tuple[int, int], ...], given: tuple[tuple[int, tuple[str, ...]], ...],
-             avoid: tuple[tuple[int, str], ...], accept: Callable[[tuple[int, ...]], bool], nodes: int) -> RoundPlan | None:
+             avoid: tuple[tuple[int, str], ...], accept: Callable[[tuple[int, ...]], bool], nodes: int, dealer: int = 0) -> RoundPlan | None:
     wanted = dict(wins)
-    for hands in _deals(rules, wanted, dict(given), dict(avoid)):
+    for hands in _deals(rules, wanted, dict(given), dict(avoid), dealer):
         dealt, passes = _dealt_for(rules, hands, direction)
         try:
             state = start_round(rules, [CardSet.from_mask(h) for h in dealt], direction=direction)
@@ -180,9 +180,10 @@ def round_only(rules: Rules) -> Rules:
 
 def planned_round(rules: Rules, direction: str, wins: dict[int, int], accept: Callable[[tuple[int, ...]], bool], *,
                   given: dict[int, tuple[str, ...]] | None = None, avoid: dict[int, str] | None = None,
-                  nodes: int = 4000) -> RoundPlan | None:
+                  nodes: int = 4000, dealer: int = 0) -> RoundPlan | None:
     """A round under ``rules`` passing in ``direction`` in which each seat wins exactly ``wins[seat]`` tricks (others
     none) and whose scores pass ``accept``; ``given`` deals some seats some cards first, ``avoid`` keeps suits (by
-    letter) from some seats. None if the search fails."""
+    letter) from some seats; ``dealer`` deals it (DEAL-DEALER: with uneven hands, the extra cards to the first seats
+    from its left). None if the search fails."""
     return _planned(round_only(rules), direction, tuple(sorted(wins.items())), tuple(sorted((given or {}).items())),
-                    tuple(sorted((avoid or {}).items())), accept, nodes)
+                    tuple(sorted((avoid or {}).items())), accept, nodes, dealer % rules.players if rules.extra_cards else 0)

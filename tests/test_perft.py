@@ -150,3 +150,44 @@ def test_openspiel_counts_the_same_sequences():
     assert {r["deal"] for r in rows} >= {"openspiel", "shuffled", "void-in-clubs", "points-only"}
     openspiel = next(r for r in rows if r["deal"] == "openspiel")
     assert openspiel["sequences"] == load_perft("openspiel").counts[4]
+
+
+
+class RefusesThreeOfHearts(ReferenceEngine):
+    """Refuses every deal in which seat 3 holds the 3♥, and every play of the 5♣, as an engine that misreads the rules
+    would (the test below counts through it with ``--engine``)."""
+
+    def start_round(self, hands, direction):
+        from hearts_ref.engine import EngineRejection
+
+        if len(hands) == 4 and CardSet.parse("3H").mask & hands[3].mask:
+            raise EngineRejection("DECK-REMOVED: 3H is not in play")
+        super().start_round(hands, direction)
+
+    def play(self, card, seat=None):
+        from hearts_ref.engine import EngineRejection
+
+        if str(card) == "5C":
+            raise EngineRejection("5C may not be played")
+        super().play(card, seat)
+
+
+def test_an_engine_that_refuses_a_legal_step_while_counting_is_a_deviation_named_by_the_rule_allowing_it(capsys):
+    """A legal deal or play refused while counting: exit 1 (a deviation), not 2 (bad input); a deal refused names
+    DEAL-HANDS (which deals it) and the rule the engine cited, a play the rule that allows it there."""
+    from hearts_ref.cli import main
+    from hearts_ref.conformance.report import Report
+    from hearts_ref.conformance.suite_steps import run_perft_step
+
+    assert "3H" in str(load_perft("shuffled").hands[3]) and "5C" in str(load_perft("three-players").hands[2])
+    engine = "python:tests.test_perft:RefusesThreeOfHearts"
+    assert main(["perft", "shuffled", "--depth", "2", "--engine", engine]) == 1
+    assert ("the engine refused the deal: DECK-REMOVED: 3H is not in play [DEAL-HANDS, DECK-REMOVED]"
+            in capsys.readouterr().out)
+    report = Report({}, Rules().to_dict(), 0, 0, 0, [[1, 1]])
+    run_perft_step(RefusesThreeOfHearts, report, (1, 1))
+    cases = {case.id: case for case in report.cases}
+    shuffled, three = cases["perft/shuffled"], cases["perft/three-players"]
+    assert shuffled.status == "failed" and shuffled.rule_ids == ("DEAL-HANDS", "DECK-REMOVED"), shuffled
+    assert three.status == "failed" and "play(5C)" in three.reason, three
+    assert three.rule_ids and three.rule_ids[0] in ("FOLLOW-SUIT", "FOLLOW-VOID", "LEAD-OPEN", "LEAD-HEARTS"), three

@@ -1,6 +1,7 @@
 """Seed 003's uneven deal for three players (even_out="uneven"): DEAL-HANDS, TRICK-ORDER, FIRST-TWO-CARDS,
 TRICK-WINNER with two cards from one seat; 5 or 6 players take two decks (tests/test_round_decks.py)."""
 
+import random
 import subprocess
 import sys
 
@@ -8,11 +9,41 @@ import pytest
 
 from hearts_ref import Card, CardSet, Game, HeartsError, Rules, complete_deal, deal, start_round
 from hearts_ref.errors import IllegalPlayError, RulesError
-from hearts_ref.simulate import random_game
+from hearts_ref.simulate import play_round_choices, random_game
 from tests.test_variants import ROOT
 
 THREE = Rules(players=3, pass_cycle="left-right-none", even_out="uneven")
 HEARTS = " ".join(f"{rank}H" for rank in "2 3 4 5 6 7 8 9 10 J Q K A".split())
+
+
+def test_deal_hands_a_round_gives_the_extra_card_to_its_dealers_left_or_is_refused():
+    """DEAL-HANDS with DEAL-DEALER: round 2 is dealt by seat 1, so seat 2 holds the 18th card; a round 2 dealt as
+    round 1 is (seat 1 with 18) is refused, naming the seats; the runner's scripts decode each round so."""
+    from hearts_ref.conformance.script import ListSource, deal_code, deal_from
+
+    game = play_round_choices(Game.new(THREE).deal_round(deal(THREE, seed=8)), random.Random(1))
+    assert len(game.results) == 1 and game.round is None
+    second = deal(THREE, seed=9, dealer=1)
+    assert [len(hand) for hand in second] == [17, 17, 18]
+    assert len(game.deal_round(second).round.hand(2)) == 18
+    with pytest.raises(HeartsError, match=r"DEAL-HANDS: seat 1 holds 18 cards, not 17: .* go to seats 2"):
+        game.deal_round(deal(THREE, seed=9, dealer=0))
+    for number in (1, 2, 3):
+        hands = deal(THREE, seed=number, dealer=(number - 1) % 3)
+        assert deal_from(THREE, ListSource(deal_code(THREE, hands)), number) == hands
+
+
+def test_a_deal_lacking_a_card_is_named_so_and_one_holding_a_removed_card_so():
+    hands = [hand.mask for hand in deal(THREE, seed=1)]   # seat 1 holds 18: without one, every size is allowed
+    card = hands[1] & -hands[1]
+    with pytest.raises(HeartsError, match=f"DEAL-HANDS: no hand holds {CardSet.from_mask(card)}"):
+        start_round(THREE, [CardSet.from_mask(h & ~card) for h in hands])
+    five = Rules(players=5, pass_cycle="left-right-none")
+    hands = [hand.mask for hand in deal(five, seed=1)]
+    card = hands[0] & -hands[0]
+    removed = 1 << Card.parse("2D").index
+    with pytest.raises(HeartsError, match="DECK-REMOVED: the hands hold 2D, removed with 5 players"):
+        start_round(five, [CardSet.from_mask(hands[0] & ~card | removed)] + [CardSet.from_mask(h) for h in hands[1:]])
 
 
 def opened(hands: dict[int, str]):

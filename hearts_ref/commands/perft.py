@@ -13,7 +13,9 @@ import argparse
 import sys
 import time
 from contextlib import nullcontext
+from typing import Any
 
+from hearts_ref.engine import EngineRejection
 from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.errors import HeartsError
 from hearts_ref.perft import divide, divide_engine, load_perft, perft, perft_engine, perft_names
@@ -31,7 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="count through an engine instead of the reference's own states (each position is "
                              f"reached by replaying its plays, so this is slow): {SPEC_HELP}")
     parser.add_argument("--list", action="store_true", help="list the deals of spec/perft/ and their depths")
-    parser.epilog = "exit codes: 0 the count matches the file (or the file has none), 1 it differs, 2 bad input"
+    parser.epilog = ("exit codes: 0 the count matches the file (or the file has none), 1 it differs (or the engine "
+                     "refused a legal step), 2 bad input")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,22 +54,34 @@ def run(args: argparse.Namespace) -> int:
         raise HeartsError(f"--depth {depth} is more than the {plays} plays of a round from deal {deal.name} "
                           f"(depth 1..{plays}; {deal.name} records counts to depth {len(deal.counts)})")
     with opened_engine(args.engine) if args.engine else nullcontext() as engine:
-        start = time.perf_counter()
-        if args.divide:
-            counts = (divide_engine(engine, deal.rules, deal.hands, depth) if engine is not None
-                      else divide(deal.start(), depth))
-            for card, count in counts.items():
-                print(f"{card}: {count}")
-            total = sum(counts.values())
-        else:
-            total = (perft_engine(engine, deal.rules, deal.hands, depth) if engine is not None
-                     else perft(deal.start(), depth))
-        elapsed = time.perf_counter() - start
-        expected = deal.counts[depth - 1] if depth <= len(deal.counts) else None
-        verdict = "" if expected is None else (" (as recorded)" if expected == total else f" (recorded: {expected})")
-        print(f"perft {deal.name} depth {depth}: {total}{verdict}")
-        if engine is not None and expected is not None and expected != total:
-            print(_first_difference(engine, deal, depth))
+        try:
+            return _count(args, deal, depth, engine)
+        except EngineRejection as error:   # a legal step refused: a deviation of the engine (exit 1), not bad input
+            from hearts_ref.conformance.suite_steps import perft_refusal_rules
+
+            print(f"perft {deal.name} depth {depth}: the engine refused {error} "
+                  f"[{', '.join(perft_refusal_rules(deal, error))}]")
+            return 1
+
+
+def _count(args: argparse.Namespace, deal: Any, depth: int, engine: Any) -> int:
+    """Count (or divide) to ``depth`` on the engine or the reference; print it, and where an engine differs."""
+    start = time.perf_counter()
+    if args.divide:
+        counts = (divide_engine(engine, deal.rules, deal.hands, depth) if engine is not None
+                  else divide(deal.start(), depth))
+        for card, count in counts.items():
+            print(f"{card}: {count}")
+        total = sum(counts.values())
+    else:
+        total = (perft_engine(engine, deal.rules, deal.hands, depth) if engine is not None
+                 else perft(deal.start(), depth))
+    elapsed = time.perf_counter() - start
+    expected = deal.counts[depth - 1] if depth <= len(deal.counts) else None
+    verdict = "" if expected is None else (" (as recorded)" if expected == total else f" (recorded: {expected})")
+    print(f"perft {deal.name} depth {depth}: {total}{verdict}")
+    if engine is not None and expected is not None and expected != total:
+        print(_first_difference(engine, deal, depth))
     print(f"{elapsed:.3f} s, {total / elapsed if elapsed else 0:.0f} sequences/s", file=sys.stderr)
     return 1 if expected is not None and expected != total else 0
 

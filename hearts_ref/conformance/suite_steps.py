@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts_ref.engine import Engine, EngineRejection, Observation
+from hearts_ref.errors import HeartsError
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported, abandoned, restart_engine
 from hearts_ref.game import Game
 from hearts_ref.conformance.diagnose import StepFacts
 from hearts_ref.conformance.findings import failure_message
 from hearts_ref.conformance.judge import judge_legal, judge_observation, reference_observation
+from hearts_ref.conformance.refusals import cited_rule, refused_deal_rules, refused_play_rules
 from hearts_ref.conformance.report import Case, Report
 
 __all__ = ["run_vectors_step", "run_perft_step", "vector_case", "perft_rules", "make_engine", "close_engine",
@@ -111,11 +113,14 @@ def perft_rules(engine: Engine, deal: Any, depth: int) -> tuple[tuple[str, ...],
         return (), f"{at}: observe() returned {type(node.observation).__name__}"
     game = Game.new(deal.rules)._replace(round=node.state)
     before = node.before
+    legal = getattr(node.legal, "mask", None)   # the engine's legal set there: evidence of who it has open
+    legal = legal if isinstance(legal, int) else None
     if before is None:
-        facts = StepFacts("deal", None, node.state, game, previous=reference_observation(Game.new(deal.rules)))
+        facts = StepFacts("deal", None, node.state, game, previous=reference_observation(Game.new(deal.rules)),
+                          engine_legal=legal)
     else:
         facts = StepFacts("play", before, node.state, game, node.plays[-1].index,
-                          reference_observation(game, before))
+                          reference_observation(game, before), engine_legal=legal)
     found = judge_observation(facts, reference_observation(game, node.state), node.observation, 0, {})
     if found is None and isinstance(getattr(node.legal, "mask", None), int):
         found = judge_legal(node.state, node.legal.mask, node.observation.hearts_broken, 0, {})
@@ -154,6 +159,25 @@ def run_perft_step(engine_factory: Any, report: Report, shard: tuple[int, int]) 
     report.steps["perft"] = {"status": "ran", "deals": len(names)}
 
 
+def perft_refusal_rules(deal: Any, error: EngineRejection) -> tuple[str, ...]:
+    """The rules behind a legal step the engine refused while counting ``deal``: for the deal, DECK-REMOVED and
+    DEAL-HANDS; for a play, the rule that allows it there; then the rule the engine cited (its new game refused:
+    the deal's own rules)."""
+    refused, plays = getattr(error, "refused", None), getattr(error, "plays", None)
+    error = getattr(error, "cause", error)   # the engine's own refusal, as it cited its rule
+    if refused == "the deal":
+        return refused_deal_rules(deal.rules, error)
+    if plays:
+        state = deal.start()
+        try:
+            for card in plays[:-1]:
+                state = state.play(card)
+        except HeartsError:   # (not a line of the reference's: the rule the engine cited)
+            return cited_rule(error) or tuple(deal.rule_ids)
+        return refused_play_rules(state, plays[-1].index, error)
+    return cited_rule(error) or tuple(deal.rule_ids)
+
+
 def _perft_case(engine: Engine, capabilities: Any, deal: Any, perft_engine: Any) -> Case:
     case_id = f"perft/{deal.name}"
     cannot = capabilities.cannot_play(deal.rules)
@@ -171,8 +195,8 @@ def _perft_case(engine: Engine, capabilities: Any, deal: Any, perft_engine: Any)
     except EngineUnsupported as error:
         return Case(case_id, "perft", "skipped", deal.rule_ids, f"the engine declined: {error}")
     except EngineRejection as error:   # a legal step refused while counting: its new game, the deal or a play
-        return Case(case_id, "perft", "failed", (), f"depth {depth}: while counting, the engine refused {error}",
-                    time.monotonic() - start)
+        return Case(case_id, "perft", "failed", perft_refusal_rules(deal, error),
+                    f"depth {depth}: while counting, the engine refused {error}", time.monotonic() - start)
     except ENGINE_ERRORS as error:   # a failure, or a bug of an in-process engine
         restart_engine(engine)   # one failure fails this deal, not every deal after it
         return Case(case_id, "perft", "error", (), failure_message(f"counting to depth {depth}", error),

@@ -165,8 +165,8 @@ def _situations_table(report: Report) -> list[Any]:
         if "untargeted" in row:
             note = "; ".join(filter(None, [note, f"could not be targeted: {row['untargeted']}"]))
         table.add_row(str(row["name"]), str(row["count"]), note)
-    return [Text(""), Text(f"  situations played through ({report.coverage.get('rounds', 0)} rounds; "
-                           "each counted once per round that reached it):"), indented(table)]
+    return [Text(""), Text(f"  situations played through ({report.coverage.get('rounds', 0)} rounds of the games played "
+                           "to their end; each counted once per round that reached it):"), indented(table)]
 
 
 def _verdict(report: Report) -> str:
@@ -207,6 +207,9 @@ def _negatives_why(report: Report) -> str:
     if bad:
         return f" ({bad} check(s) bad: see the rule table's 'checks bad')"
     offered = sum(tally[0] for tally in report.checks.values())
+    if not offered:
+        return (" (no illegal move was offered: these games failed on what their moves showed, as differential games "
+                "do, before any check)")
     return (f" (no check bad: the {offered} illegal move(s) offered were all refused, none citing a wrong rule; "
             "these games failed on what their moves showed, as differential games do: an illegal move the engine's "
             "own legal set allows is not offered, its legal set is the finding)")
