@@ -64,7 +64,7 @@ def refusal(error: Any, what: str) -> Exception:
     if kind == "illegal":
         return EngineRejection(message, rule)
     if kind == "unsupported":
-        return EngineUnsupported(f"engine does not support {what}: {message}")
+        return EngineUnsupported(f"{what} answered unsupported: {message}")
     if kind == "internal":
         return EngineInternalError(f"engine reported an internal error on {what}: {message}")
     return EngineProtocolError(f"engine refused {what} as a bad request: {message}")

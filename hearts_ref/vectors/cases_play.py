@@ -65,6 +65,14 @@ def setup_cases() -> list[Case]:
     good = fill_deal(rules3, {0: "3C"})
     b.deal_rejected(((good[0] - CardSet.parse("3C")) | CardSet.parse("2C"), good[1], good[2]), "DECK-REMOVED")
     cases.append(b.build())
+    for players, removed, kept in ((5, "2D", "3D"), (6, "3D", "4D")):   # a removed card for one still in play
+        rules_n = Rules(players=players, pass_cycle="left-right-none", pass_cards=False)
+        b = play_case(f"deck-removed.{players}-players-removed-card-dealt", f"A {players}-player deal that includes "
+                      f"the removed {removed} (and leaves out the {kept}) is refused.", ["DECK-REMOVED", "DEAL-HANDS"],
+                      preset="seed002", players=players, pass_cycle="left-right-none")
+        good = fill_deal(rules_n, {0: kept})
+        b.deal_rejected(((good[0] - CardSet.parse(kept)) | CardSet.parse(removed), *good[1:]), "DECK-REMOVED")
+        cases.append(b.build())
     rules6 = Rules(players=6, pass_cycle="left-right-none", pass_cards=False)
     b = play_case("deck-removed.six-players-four-of-clubs-opens", "With 6 players 2♣ 2♦ 3♣ 3♦ are out: each seat "
                   "holds 8 cards and the 4♣ opens.", ["DECK-REMOVED", "PLAYERS-COUNT", "LEAD-OPEN"], preset="seed002",
@@ -223,6 +231,11 @@ def hearts_cases() -> list[Case]:
                   "hearts, for the rest of the round.", ["BREAK-DISCARD"])
     b.deal(script_deal(b.rules, 0, [OPENING, "KD 2D 3D 5H"])).play(OPENING, "KD 2D 3D").check(hearts_broken=False)
     cases.append(b.play("5H").check(hearts_broken=True).play_out().build())
+    b = play_case("break-discard.discard-does-not-break-by-lead", "With hearts_broken_by=lead only a heart led "
+                  "breaks hearts: a heart discarded on a trick of another suit leaves them unbroken.", ["BREAK-DISCARD"],
+                  hearts_broken_by="lead")
+    b.deal(script_deal(b.rules, 0, [OPENING, "KD 2D 3D 5H"])).play(OPENING, "KD 2D 3D", "5H")
+    cases.append(b.check(hearts_broken=False).build())
     b = play_case("break-discard.heart-led-breaks", "Under seed 003's literal rules a heart may be led on the "
                   "second trick, hearts unbroken, and leading it breaks hearts.", ["BREAK-DISCARD", "LEAD-HEARTS"],
                   preset="seed003")

@@ -11,7 +11,7 @@ Layout (paths under the output folder):
 and the perft deals, one file each, in ``spec/perft/<name>.json``.
 
 >>> print(dumps_vectors("Demo", []), end="")
-{"format": "hearts-ref-vectors", "version": 1, "suite": "1.3.0", "title": "Demo", "cases": []}
+{"format": "hearts-ref-vectors", "version": 1, "suite": "1.4.0", "title": "Demo", "cases": []}
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ __all__ = ["VECTORS_FORMAT", "FORMAT_VERSION", "SUITE_VERSION", "KINDS", "Expect
 
 VECTORS_FORMAT = "hearts-ref-vectors"
 FORMAT_VERSION = 1
-SUITE_VERSION = "1.3.0"   # raise it whenever a case is added, removed or changed
+SUITE_VERSION = "1.4.0"   # raise it whenever a case is added, removed or changed
 KINDS = ("rule", "example", "edge", "game")
 
 
