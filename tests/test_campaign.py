@@ -249,7 +249,8 @@ def test_job_shards_split_a_shard_again():
 
 
 @pytest.mark.parametrize("spec, extra", [("reference", ["--set", "max_rounds=2"]),
-                                         (BUGGY, ["--shrink-time", "0"])])
+                                         (BUGGY, ["--shrink-time", "0"]),
+                                         (BUGGY, ["--shrink-replays", "40"])])   # a shrink cut short at a count
 def test_jobs_give_the_report_of_one_process_byte_for_byte(spec, extra, tmp_path, capsys):
     written = {}
     for jobs in (1, 2, 3):
@@ -264,6 +265,9 @@ def test_jobs_give_the_report_of_one_process_byte_for_byte(spec, extra, tmp_path
     if spec == BUGGY:   # one reproduction per finding, the other failing games pointing at it
         failed = [c for c in data["cases"] if c["status"] == "failed" and c["kind"] == "differential"]
         assert len([c for c in failed if "reproduction" in c]) == 1 and len(failed) > 2
+        search = next(c for c in failed if "reproduction" in c)["reproduction"]["search"]
+        if "--shrink-replays" in extra:   # the shrink stops at its count (or before, finished): the same on any machine
+            assert search["replays"] <= 40 and (search["finished"] or search["replays"] == 40), search
         assert all(c.get("same_finding_as") == failed[0]["id"] for c in failed[1:])
 
 

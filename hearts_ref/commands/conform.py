@@ -46,8 +46,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                         help="run the campaign (or its --shard) in N worker processes, merged into one report "
                              "(default 1)")
-    parser.add_argument("--shrink-time", type=float, default=10.0, metavar="S",
-                        help="seconds to shrink each distinct finding (default 10; 0: no shrinking)")
+    parser.add_argument("--shrink-time", type=float, default=None, metavar="S",
+                        help="seconds to shrink each distinct finding (default 10, or none with --shrink-replays; "
+                             "0: no shrinking)")
+    parser.add_argument("--shrink-replays", type=_count, default=None, metavar="N",
+                        help="games each shrink may replay: a budget that shrinks the same way on any machine and "
+                             "any load (with --shrink-time too, whichever runs out first)")
     parser.add_argument("--stop-at-first", action="store_true",
                         help="end each game at its first difference (quicker; by default games play on to find "
                              "every deviation)")
@@ -66,10 +70,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(default 3; 0: never)")
     parser.add_argument("--no-timings", dest="timings", action="store_false",
                         help="write every duration as 0 in --report, --junit and --json, and no reply times: "
-                             "the same campaign then gives the same bytes, whatever --jobs")
+                             "the same campaign then gives the same bytes, whatever --jobs, unless a shrink runs out "
+                             "of --shrink-time (where the clock stops it differs run to run: use --shrink-replays)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--json", action="store_true",
                         help="print the JSON report (spec/report.schema.json) instead of the summary")
+
+
+def _shrink_budget(args: argparse.Namespace) -> Any:
+    """How far each shrink may go: --shrink-time seconds (10 by default), or --shrink-replays games replayed."""
+    from hearts_ref.conformance.shrink import Budget
+
+    if args.shrink_replays is None:
+        return 10.0 if args.shrink_time is None else args.shrink_time
+    return Budget(seconds=args.shrink_time, replays=args.shrink_replays)
 
 
 MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-timeout
@@ -140,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
     campaign = Campaign(args.engine, rules_from_args(args), games=args.games, seed=args.seed,
                         negative_games=args.negative_games, vectors=not args.no_vectors,
-                        shard=parse_shard(args.shard), time_limit=args.time_limit, shrink_budget=args.shrink_time,
+                        shard=parse_shard(args.shard), time_limit=args.time_limit, shrink_budget=_shrink_budget(args),
                         timeout=args.timeout, startup_timeout=args.startup_timeout,
                         abandon_after=args.abandon_after, jobs=args.jobs, stop_at_first=args.stop_at_first)
     try:

@@ -50,7 +50,7 @@ class Campaign:
     vectors: bool = True
     shard: tuple[int, int] = (1, 1)
     time_limit: float | None = None
-    shrink_budget: float = 10.0
+    shrink_budget: Any = 10.0   # seconds to shrink each finding, or a shrink.Budget (seconds and replays)
     timeout: float = 5.0
     startup_timeout: float = 10.0
     abandon_after: int = DEFAULT_LIMIT

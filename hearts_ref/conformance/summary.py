@@ -122,10 +122,13 @@ def summary_renderables(report: Report) -> list[Any]:
                 label = rule_ids or "engine error"
             tail.append(f"  - {label}: {message}")
             tail += [f"      {line}" for line in stderr]   # the engine's stderr, its last lines
-            size = (f"{repro.get('rounds')} round(s), {repro.get('tricks')} trick(s), {repro.get('steps')} steps"
+            tricks = f"{repro.get('tricks')} trick(s)" + (" in the last" if (repro.get("rounds") or 0) > 1 else "")
+            size = (f"{repro.get('rounds')} round(s), {tricks}, {repro.get('steps')} steps"
                     if repro.get("steps") else "none, it fails at the game's start (new_game)")
-            tail.append(f"    case {case.id}; minimal game: {size}"
-                        + ("" if repro.get("first_difference", True) else "; not its game's first difference"))
+            cut = (repro.get("search") or {}).get("finished") is False   # the budget ran out: maybe not the smallest
+            tail.append(f"    case {case.id}; {'smallest game found' if cut else 'minimal game'}: {size}"
+                        + ("" if repro.get("first_difference", True) else "; not its game's first difference")
+                        + ("; the shrink's budget ran out first" if cut else ""))
             replays = repro.get("replays")
             if isinstance(replays, dict) and not replays.get("same", True):
                 tail.append(f"    {flaky_text(replays, repro.get('steps'))}")

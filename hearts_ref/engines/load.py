@@ -66,7 +66,7 @@ def load_engine(spec: str, **options: Any) -> Engine:
     if spec.startswith("python:"):
         return _python_engine(spec)
     if _MODULE_ATTR.match(spec):
-        return _python_engine("python:" + spec)
+        return _python_engine("python:" + spec, given=spec)
     if spec == "openspiel":
         return _openspiel_engine()
     try:
@@ -122,10 +122,12 @@ def opened_engine(spec: str, **options: Any) -> Iterator[Engine]:
             close()
 
 
-def _python_engine(spec: str) -> Engine:
+def _python_engine(spec: str, given: str | None = None) -> Engine:
+    """The engine of ``python:module:attr``; ``given``, the spec as the user wrote it (``module:attr``), for messages."""
+    shown = spec if given is None else given
     parts = spec.split(":")
     if len(parts) != 3 or not all(parts[1:]):
-        raise EngineSpecError(f"engine spec {spec!r}: expected python:module:attr "
+        raise EngineSpecError(f"engine spec {shown!r}: expected python:module:attr "
                               "(for example python:my_engine:MyEngine)")
     _, module_name, attr = parts
     here = os.getcwd()
@@ -134,10 +136,10 @@ def _python_engine(spec: str) -> Engine:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        raise EngineSpecError(f"engine spec {spec!r}: no module named {error.name!r} (looked in the current "
+        raise EngineSpecError(f"engine spec {shown!r}: no module named {error.name!r} (looked in the current "
                               "folder and on PYTHONPATH)") from None
     except Exception as error:
-        raise EngineSpecError(f"engine spec {spec!r}: importing {module_name} failed: "
+        raise EngineSpecError(f"engine spec {shown!r}: importing {module_name} failed: "
                               f"{type(error).__name__}: {error}") from None
     target: Any = module
     for name in attr.split("."):
@@ -145,20 +147,20 @@ def _python_engine(spec: str) -> Engine:
             from hearts_ref.variants import suggest
 
             close = suggest(name, [other for other in dir(target) if not other.startswith("_")])
-            raise EngineSpecError(f"engine spec {spec!r}: {target.__name__ if hasattr(target, '__name__') else target!r} "
+            raise EngineSpecError(f"engine spec {shown!r}: {target.__name__ if hasattr(target, '__name__') else target!r} "
                                   f"has no attribute {name!r}" + (f"; {close.strip()}" if close else ""))
         target = getattr(target, name)
     # An engine object is used as it is; a class (even one with every member) or a factory is called.
     if not isinstance(target, type) and not _missing(target):
         return target
     if not callable(target):
-        raise EngineSpecError(f"engine spec {spec!r}: {attr} is not a class or a factory, nor an engine object "
+        raise EngineSpecError(f"engine spec {shown!r}: {attr} is not a class or a factory, nor an engine object "
                               f"({'an' if type(target).__name__[0] in 'aeiou' else 'a'} {type(target).__name__} "
                               f"without {', '.join(_missing(target))})")
     try:
         engine = target()
     except Exception as error:
-        raise EngineSpecError(f"engine spec {spec!r}: {attr}() failed: {type(error).__name__}: {error}") from None
+        raise EngineSpecError(f"engine spec {shown!r}: {attr}() failed: {type(error).__name__}: {error}") from None
     return _checked(engine, spec)
 
 
