@@ -22,6 +22,7 @@ from hearts_ref.cardset import HEARTS, ONE_DECK, POINT_CARDS, QUEEN, SUIT_MASKS,
 from hearts_ref.engine import Capabilities, EngineRejection, Observation, ReferenceEngine
 from hearts_ref.game import is_game_over, winners
 from hearts_ref.legality import Context, legal_plays
+from hearts_ref.round import RoundState
 from hearts_ref.scoring import card_points, round_scores
 from hearts_ref.variants import Rules
 from tests.engines.buggy import MoonOff, OffSuitWinner, QueenBreaksHearts, StrictThreshold, TotalsForgotten
@@ -106,11 +107,20 @@ class AceLow(ReferenceEngine):
 
 
 class _OpensOwnWay(ReferenceEngine):
-    """A bug in who opens the round: :meth:`_open` rewrites the first trick's leader once the cards are
-    dealt, and again once they are passed."""
+    """A bug in who opens the round: once the cards are dealt, and again once they are passed, the round about to
+    open is given the leader and the legal cards :meth:`_opener` says (None: as the reference opens it)."""
+
+    def _opener(self, state: RoundState) -> tuple[int, int] | None:
+        raise NotImplementedError
 
     def _open(self) -> None:
-        raise NotImplementedError
+        state = self.game.round
+        if state is None or state.phase != "play" or state.tricks or state.trick:
+            return
+        opener = self._opener(state)
+        if opener is not None:
+            seat, legal = opener
+            self.game = self.game._replace(round=state._replace(leader=seat, to_play=seat, legal=legal))
 
     def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
         super().start_round(hands, direction)
@@ -131,14 +141,11 @@ class WrongCardsRemoved(_OpensOwnWay):
         removed = {3: 1, 4: 0, 5: 2, 6: 4}[rules.players]
         return 1 << removed   # the club of rank `removed`: 2C when nothing is removed
 
-    def _open(self) -> None:
-        state = self.game.round
-        if state is None or state.phase != "play" or state.tricks or state.trick or state.rules.players < 5 \
-                or not state.rules.removed_cards:   # seed 003's two decks: nothing is removed
-            return
+    def _opener(self, state: RoundState) -> tuple[int, int] | None:
+        if state.rules.players < 5 or not state.rules.removed_cards:   # seed 003's two decks: nothing is removed
+            return None
         club = self._opening_club(state.rules)
-        leader = next(seat for seat, hand in enumerate(state.hands) if hand & club)
-        self.game = self.game._replace(round=state._replace(leader=leader, to_play=leader, legal=club))
+        return next(seat for seat, hand in enumerate(state.hands) if hand & club), club
 
 
 class UncheckedDeal(ReferenceEngine):
@@ -161,14 +168,10 @@ class DealerLeads(_OpensOwnWay):
 
     name = "planted-dealer-leads"
 
-    def _open(self) -> None:
-        state = self.game.round
-        if state is None or state.phase != "play" or state.tricks or state.trick:
-            return
+    def _opener(self, state: RoundState) -> tuple[int, int]:
         dealer = len(self.game.results) % state.rules.players
         hand = state.hands[dealer]
-        lead = 1 << lowest(hand & CLUBS) if hand & CLUBS else hand
-        self.game = self.game._replace(round=state._replace(leader=dealer, to_play=dealer, legal=lead))
+        return dealer, 1 << lowest(hand & CLUBS) if hand & CLUBS else hand
 
 
 class NextClubOpens(_OpensOwnWay):
@@ -176,14 +179,10 @@ class NextClubOpens(_OpensOwnWay):
 
     name = "planted-next-club-opens"
 
-    def _open(self) -> None:
-        state = self.game.round
-        if state is None or state.phase != "play" or state.tricks or state.trick:
-            return
+    def _opener(self, state: RoundState) -> tuple[int, int]:
         clubs = state.rules.deck_mask & CLUBS & ~(1 << state.rules.lowest_club.index)
         opening = clubs & -clubs
-        seat = next(seat for seat, hand in enumerate(state.hands) if hand & opening)
-        self.game = self.game._replace(round=state._replace(leader=seat, to_play=seat, legal=opening))
+        return next(seat for seat, hand in enumerate(state.hands) if hand & opening), opening
 
 
 # 02 Passing -----------------------------------------------------------------------------------
