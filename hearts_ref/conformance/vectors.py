@@ -267,11 +267,12 @@ def _judged(where: _Where, differences: list[Difference], facts: StepFacts | Non
 
 def _compare_deal(engine: Engine, shadow: Game, where: _Where) -> None:
     """PASS-CYCLE, LEAD-OPEN …: after a deal, the engine is in the phase the direction gives, with the seat
-    the rules give to move."""
+    the rules give to move, and hearts unbroken (BREAK-DISCARD: a round begins so)."""
     obs = _observe(engine, where)
     reference = observe_game(shadow)
-    differences = [Difference(name, getattr(reference, name), getattr(obs, name)) for name in ("phase", "to_move")
-                   if getattr(reference, name) != getattr(obs, name) and (name == "phase" or obs.phase == "play")]
+    differences = [Difference(name, getattr(reference, name), getattr(obs, name))
+                   for name in ("phase", "to_move", "hearts_broken")
+                   if getattr(reference, name) != getattr(obs, name) and (name != "to_move" or obs.phase == "play")]
     if differences:
         legal = getattr(_call(engine.legal_plays, where=where), "mask", None)
         _judged(where, differences, StepFacts("deal", None, shadow.round, shadow, engine_legal=legal), obs)
