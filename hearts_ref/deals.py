@@ -11,13 +11,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.errors import InvalidCardError
 from hearts_ref.variants import Rules
 
-__all__ = ["deal", "complete_deal"]
+__all__ = ["deal", "complete_deal", "dealt_turn"]
 
 # The cards in play by (players, even_out, decks): 52 or fewer with one deck, all 104 with two (DECK-CARDS).
 _DECK_INDICES = {(n, even_out, decks): tuple(bits_of(Rules(players=n, pass_cycle="left-right-none", even_out=even_out,
@@ -48,6 +48,20 @@ def deal(rules: Rules, *, seed: int | str | None = None, rng: random.Random | No
             mask |= 1 << card
         hands.append(mask)
     return tuple(CardSet.from_mask(h) for h in hands)
+
+
+def dealt_turn(rules: Rules, hands: Sequence[int], dealer: int = 0) -> int | None:
+    """DEAL-HANDS: by how many seats clockwise ``hands`` (masks) must turn to be as ``dealer`` deals them, seat
+    ``(s + turn) % n`` getting ``hands[s]`` (with uneven hands the extra cards go to the first seats from the dealer's
+    left); None when no turn gives the sizes dealt. Every seat plays by the same rules, so a round turned so plays
+    the same.
+
+    >>> three = Rules(players=3, pass_cycle="left-right-none", even_out="uneven")
+    >>> dealt_turn(three, [(1 << 18) - 1, (1 << 17) - 1, (1 << 17) - 1], dealer=0)   # seat 0's 18 cards go to seat 1
+    1
+    """
+    n, sizes = rules.players, rules.dealt_sizes(dealer)
+    return next((by for by in range(n) if all(hands[(s - by) % n].bit_count() == sizes[s] for s in range(n))), None)
 
 
 def complete_deal(rules: Rules, partial: Mapping[int, str | CardSet]) -> tuple[CardSet, ...]:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet, bits_of
+from hearts_ref.deals import dealt_turn
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
 from hearts_ref.errors import HeartsError
 from hearts_ref.legality import Context
@@ -96,7 +97,7 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
         order = [o for j, o in enumerate(others) for _ in range(len(rest) // len(others) + (j < len(rest) % len(others)))]
         for k, card in enumerate(rest):
             hands[order[k] if attempt == 0 else others[k % len(others)]] |= 1 << card
-        by = _dealt_turn(rules, hands)   # DEAL-HANDS: the seats turned so that seat 0 deals them (the rules are
+        by = dealt_turn(rules, hands)   # DEAL-HANDS: the seats turned so that seat 0 deals them (the rules are
         if by is None:                   # the same at every seat)
             continue
         hands, seat = [hands[(s - by) % n] for s in range(n)], (seat + by) % n
@@ -112,13 +113,6 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
         if total <= 0:
             break
     return None
-
-
-def _dealt_turn(rules: Rules, hands: list[int]) -> int | None:
-    """The turn of the seats (by how many clockwise) after which ``hands`` are as a game's first round deals them
-    (DEAL-HANDS: with uneven hands the extra cards to the first seats from dealer 0's left); None when none is."""
-    n, sizes = rules.players, rules.dealt_sizes()
-    return next((by for by in range(n) if all(hands[(s - by) % n].bit_count() == sizes[s] for s in range(n))), None)
 
 
 def confirm_on_engine(rules: Rules, replay: Replay, engine: Engine | None = None,

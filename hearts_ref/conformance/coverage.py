@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from hearts_ref.cards import suit_of
 from hearts_ref.game import Game, RoundResult
@@ -99,7 +99,19 @@ def _taken(result: RoundResult, players: int) -> tuple[int, ...]:
     return tuple(taken)
 
 
-def _scoped(scope: str, rules: Rules) -> tuple[tuple[str, Callable[..., bool]], ...]:
+_Named = tuple[tuple[str, Callable[..., bool]], ...]   # situations by name and predicate
+
+
+class _Tests(NamedTuple):
+    """The situations of a ruleset, as :func:`_tests` works them out."""
+
+    by_kind: Any     # the play situations each play can be: [first trick][leading][card]
+    every: _Named    # every play situation
+    round: _Named
+    end: _Named
+
+
+def _scoped(scope: str, rules: Rules) -> _Named:
     """The names and predicates of the situations of ``scope`` that apply to ``rules``."""
     return tuple((s.name, s.test) for s in SITUATIONS if s.scope == scope and s.applies(rules))
 
@@ -163,10 +175,6 @@ def _reached_in_plays(plays: Sequence[tuple[Any, Any, Any]], by_kind: Any, left:
                 return
 
 
-_Tests = tuple[Any, tuple[tuple[str, Callable[..., bool]], ...], tuple[tuple[str, Callable[..., bool]], ...],
-               tuple[tuple[str, Callable[..., bool]], ...]]
-
-
 @functools.lru_cache(maxsize=64)
 def _tests(rules: Rules) -> _Tests:
     """The names and predicates of the situations of ``rules``, worked out once per rules (every round asks): the
@@ -183,16 +191,16 @@ def _tests(rules: Rules) -> _Tests:
     by_kind = tuple(tuple(tuple(tuple((s.name, s.test) for s in scoped if can_be(s, first, leading, card))
                                 for card in range(104))
                           for leading in (False, True)) for first in (False, True))   # [first][leading][card]
-    return by_kind, every, _scoped("round", rules), _scoped("end", rules)
+    return _Tests(by_kind, every, _scoped("round", rules), _scoped("end", rules))
 
 
 def end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules) -> set[str]:
     """The ``end`` situations reached by a round that took the totals from ``before`` to ``after``."""
-    return _end_situations(before, after, over, rules, _tests(rules)[3])
+    return _end_situations(before, after, over, rules, _tests(rules).end)
 
 
 def _end_situations(before: tuple[int, ...], after: tuple[int, ...], over: bool, rules: Rules,
-                    end_tests: tuple[tuple[str, Callable[..., bool]], ...]) -> set[str]:
+                    end_tests: _Named) -> set[str]:
     return {name for name, test in end_tests if test(before, after, over, rules)}
 
 
@@ -207,5 +215,5 @@ def game_situations(game: Game, plays: dict[int, Sequence[tuple[Any, Any, Any]]]
         after = tuple(t + s for t, s in zip(totals, result.score.scores))
         over = number == len(game.results) and game.over
         reached = _round_situations(result, rules, planned.get(number), tests)
-        yield reached | _end_situations(totals, after, over, rules, tests[3])
+        yield reached | _end_situations(totals, after, over, rules, tests.end)
         totals = after

@@ -30,6 +30,7 @@ Uniform play rarely reaches the corners of the rules; the others steer toward th
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hearts_ref.cards import suit_of
@@ -68,12 +69,12 @@ def _deal_with(rules: Rules, rng: random.Random, seat: int, wanted: int, number:
     hands = [0] * rules.players
     hands[seat] = hand
     others = [s for s in range(rules.players) if s != seat]
-    k = 0
-    for index in rest:   # dealt round the others, each up to its size
-        while hands[others[k % len(others)]].bit_count() >= sizes[others[k % len(others)]]:
-            k += 1
-        hands[others[k % len(others)]] |= 1 << index
-        k += 1
+    turn = (others[k % len(others)] for k in itertools.count())   # dealt round the others, each up to its size
+    for index in rest:
+        taker = next(turn)
+        while hands[taker].bit_count() >= sizes[taker]:
+            taker = next(turn)
+        hands[taker] |= 1 << index
     return tuple(CardSet.from_mask(h) for h in hands)
 
 

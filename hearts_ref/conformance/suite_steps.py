@@ -122,8 +122,8 @@ def perft_rules(engine: Engine, deal: Any, depth: int) -> tuple[tuple[str, ...],
         facts = StepFacts("play", before, node.state, game, node.plays[-1].index,
                           reference_observation(game, before), engine_legal=legal)
     found = judge_observation(facts, reference_observation(game, node.state), node.observation, 0, {})
-    if found is None and isinstance(getattr(node.legal, "mask", None), int):
-        found = judge_legal(node.state, node.legal.mask, node.observation.hearts_broken, 0, {})
+    if found is None and legal is not None:
+        found = judge_legal(node.state, legal, node.observation.hearts_broken, 0, {})
     if found is None:
         return (), at
     return found.rule_ids, f"{at}: {found.message}"

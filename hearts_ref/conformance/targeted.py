@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 
 from hearts_ref.cardset import CardSet
+from hearts_ref.deals import dealt_turn
 from hearts_ref.diff.rounds import RoundPlan, dealt_for
 from hearts_ref.game import Game, is_game_over
 from hearts_ref.round import RoundState
@@ -208,9 +209,5 @@ def _for_dealer(rules: Rules, plan: RoundPlan, number: int) -> RoundPlan | None:
     """DEAL-HANDS: ``plan`` as round ``number``'s dealer deals it. With uneven hands the extra cards are the first
     seats' from the dealer's left (DEAL-DEALER): a plan made with other sizes has its seats turned (the rules are
     the same at every seat); None when no turn gives the sizes dealt."""
-    n = rules.players
-    sizes = rules.dealt_sizes(dealer=(number - 1) % n)
-    for by in range(n):
-        if all(plan.hands[(seat - by) % n].bit_count() == size for seat, size in enumerate(sizes)):
-            return rotated(rules, plan, by)
-    return None
+    by = dealt_turn(rules, plan.hands, (number - 1) % rules.players)
+    return None if by is None else rotated(rules, plan, by)
