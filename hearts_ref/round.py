@@ -68,7 +68,8 @@ def start_round(rules: Rules, hands: tuple[CardSet, ...] | list[CardSet], *, dir
                               f"not {rules.hand_size}" + (" or one more" if rules.extra_cards else ""))
         if sizes is not None and mask.bit_count() != sizes[seat]:
             raise HeartsError(f"DEAL-HANDS: seat {seat} holds {mask.bit_count()} cards, not {sizes[seat]}: dealt from "
-                              f"dealer {dealer}'s left, the extra cards go to seats "
+                              f"dealer {dealer}'s left, the extra " + ("card goes to seat " if rules.extra_cards == 1
+                                                                         else "cards go to seats ")
                               + ", ".join(str((dealer + 1 + k) % rules.players) for k in range(rules.extra_cards)))
         seen |= mask
     if seen & ~rules.deck_mask:

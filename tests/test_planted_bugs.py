@@ -21,9 +21,12 @@ from tests.engines.planted_turns import DEALING, TURNS
 
 ALL = list(PLANTED.items()) + list(MORE_PLANTED.items())
 # Bugs of whose turn it is (plays out of turn, passes in another order) and of engines that deal for themselves:
-# each with the rules under which the runner can see it (a removed card needs a game with removed cards).
+# each with the rules under which the runner can see it (a removed card needs a game with removed cards, an extra card
+# dealt to the wrong seat a game with uneven hands).
+_DEALT_UNDER = {"DealsARemovedCard": ("--set", "players=6"),
+                "DealsFromTheDealer": ("--preset", "seed003", "--set", "players=3")}
 OTHERS = [(engine, rule, ()) for engine, rule in TURNS.items()] + [
-    (engine, rule, ("--set", "players=6") if rule == "DECK-REMOVED" else ()) for engine, rule in DEALING.items()]
+    (engine, rule, _DEALT_UNDER.get(engine.__name__, ())) for engine, rule in DEALING.items()]
 
 
 # The other rule a finding of these bugs may name first, in a position that rule's bug would show the same:
@@ -132,3 +135,22 @@ def test_a_bug_whose_every_finding_is_named_by_its_rule(engine, rule_id, rules, 
     named = [(c["id"], c["rule_ids"]) for c in failed if c["rule_ids"][0] != rule_id]
     assert failed and all(rules[0] == "DECK-REMOVED" and ("five" in case or "5-players" in case)
                           for case, rules in named), named
+
+
+def test_hearts_kept_broken_into_the_next_round_is_found_at_that_rounds_deal(capsys):
+    """BREAK-DISCARD: hearts are unbroken at the start of every round. An engine whose flag outlives the round is
+    found at the next deal, before any card: in the vectors' games and in the differential games alike."""
+    code, report = _conform(capsys, "--engine", "python:tests.engines.planted:HeartsStayBroken", "--games", "6",
+                            "--negative-games", "0")
+    failed = [c for c in report["cases"] if c["status"] == "failed"]
+    assert code == 1 and {c["kind"] for c in failed} == {"vector", "differential"}
+    assert all(c["rule_ids"] == ["BREAK-DISCARD"] for c in failed), [c["rule_ids"] for c in failed]
+    for case in failed:
+        if case["kind"] == "vector":
+            assert (case["failure"]["what"], case["failure"]["field"]) == (f"deal of round {case['failure']['round']}",
+                                                                          "hearts_broken")
+            assert case["failure"]["round"] >= 2
+        else:
+            where = case["findings"][0]["where"]
+            assert where["action"] == "deal" and where["round"] >= 2
+    assert sum(c["kind"] == "differential" for c in failed) == 6   # hearts are broken in some round of every game

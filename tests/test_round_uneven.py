@@ -26,7 +26,8 @@ def test_deal_hands_a_round_gives_the_extra_card_to_its_dealers_left_or_is_refus
     second = deal(THREE, seed=9, dealer=1)
     assert [len(hand) for hand in second] == [17, 17, 18]
     assert len(game.deal_round(second).round.hand(2)) == 18
-    with pytest.raises(HeartsError, match=r"DEAL-HANDS: seat 1 holds 18 cards, not 17: .* go to seats 2"):
+    refused = r"DEAL-HANDS: seat 1 holds 18 cards, not 17: dealt from dealer 1.s left, the extra card goes to seat 2$"
+    with pytest.raises(HeartsError, match=refused):
         game.deal_round(deal(THREE, seed=9, dealer=0))
     for number in (1, 2, 3):
         hands = deal(THREE, seed=number, dealer=(number - 1) % 3)

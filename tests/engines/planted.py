@@ -362,6 +362,38 @@ class BrokenAtTrickEnd(ReferenceEngine):
         return seen
 
 
+class HeartsStayBroken(ReferenceEngine):
+    """BREAK-DISCARD: hearts once broken stay broken for the rest of the game: the flag belongs to the game and is
+    cleared by ``new_game`` only, not at the start of each round."""
+
+    name = "planted-hearts-stay-broken"
+
+    def new_game(self, rules: Rules) -> None:
+        super().new_game(rules)
+        self.ever_broken = False
+
+    def _keep_broken(self) -> None:
+        state = self.game.round
+        if state is None or not self.ever_broken or state.hearts_broken:
+            return
+        state = state._replace(context=state.context._replace(hearts_broken=True))
+        self.game = self.game._replace(round=_moved(state, state.to_play) if state.to_play >= 0 else state)
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        super().start_round(hands, direction)
+        self._keep_broken()
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        super().pass_cards(seat, cards)
+        self._keep_broken()
+
+    def play(self, card: Card) -> None:
+        super().play(card)
+        state = self.game.round
+        self.ever_broken = self.ever_broken or (state is not None and state.hearts_broken)
+        self._keep_broken()
+
+
 # 06 Tricks ------------------------------------------------------------------------------------
 
 class CounterClockwise(ReferenceEngine):
@@ -636,7 +668,7 @@ PLANTED: dict[type, str] = {
 # More bugs of the same rules (the runner must name them just as well).
 MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER",
                                   RightPassesLeft: "PASS-CYCLE", UnfollowedFirstTrick: "TRICK-WINNER",
-                                  LeaderLeadsAgain: "LEAD-WINNER"}
+                                  LeaderLeadsAgain: "LEAD-WINNER", HeartsStayBroken: "BREAK-DISCARD"}
 
 
 

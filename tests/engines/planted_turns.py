@@ -4,7 +4,7 @@ The turn bugs need the runner to vary what it does: a play by a seat that is not
 (an engine whose ``play`` takes a player), and passes chosen in another order than seat
 order. The dealing bugs need an engine that deals for itself (``Capabilities(deals=True)``):
 :class:`ShufflingReference` is the reference engine that shuffles and deals its own hands,
-with no bug; the planted ones deal one seat twelve cards, or a card that is removed.
+with no bug; the planted ones deal one seat twelve cards, a card that is removed, or the extra card to the dealer.
 """
 
 from __future__ import annotations
@@ -143,6 +143,21 @@ class DealsARemovedCard(ShufflingReference):
         """This engine plays on with its own deal; the runner stops at a deal the rules refuse."""
 
 
+class DealsFromTheDealer(ShufflingReference):
+    """DEAL-HANDS: the deal begins with the dealer instead of the player to its left, so that with uneven hands the
+    dealer gets the extra card (with even hands nothing shows: the deck is shuffled either way)."""
+
+    name = "planted-deals-from-the-dealer"
+
+    def shuffle(self, rules: Rules) -> tuple[CardSet, ...]:
+        dealer = len(self._game().results) % rules.players
+        return deal(rules, rng=self.rng, dealer=(dealer - 1) % rules.players)   # off by one seat
+
+    def play_deal(self, hands: tuple[CardSet, ...], direction: str) -> None:
+        """This engine plays on with its own deal; the runner stops at a deal the rules refuse."""
+
+
 TURNS: dict[type, str] = {PlaysForAnySeat: "TRICK-ORDER", ToMoveCountsChoices: "PASS-SIMULTANEOUS",
                           PassCheckedAgainstNextSeat: "PASS-COUNT", ChoosesAgain: "PASS-SIMULTANEOUS"}
-DEALING: dict[type, str] = {DealsTwelveToOneSeat: "DEAL-HANDS", DealsARemovedCard: "DECK-REMOVED"}
+DEALING: dict[type, str] = {DealsTwelveToOneSeat: "DEAL-HANDS", DealsARemovedCard: "DECK-REMOVED",
+                            DealsFromTheDealer: "DEAL-HANDS"}
