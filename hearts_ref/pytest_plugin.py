@@ -26,7 +26,8 @@ declined every one: rules it does not play) fails, as ``hearts-ref conform`` doe
 command line (speaking the stdio protocol, in any language) work too, as with ``hearts-ref conform --engine``.
 Options: ``--hearts-preset NAME``, ``--hearts-set name=value`` (repeatable),
 ``--hearts-games N`` (N per policy on average, default 20), ``--hearts-seed S``,
-``--hearts-shrink-time S``. For example::
+``--hearts-shrink-time S`` (default 10), ``--hearts-shrink-replays N`` (games each shrink may replay: the
+same minimal games on any machine; then no time limit unless ``--hearts-shrink-time`` is given too). For example::
 
     pytest --hearts-engine mypackage.engine:MyEngine --hearts-preset seed000 --hearts-games 50
 
@@ -44,7 +45,8 @@ from hearts_ref.variants import DEFAULT_PRESET
 _ENGINE_OPTION = "--hearts-engine"
 # the other options and their defaults: given without the engine, they are a usage error
 _DEFAULTS: dict[str, Any] = {"--hearts-preset": DEFAULT_PRESET, "--hearts-set": [], "--hearts-games": 20,
-                             "--hearts-seed": 0, "--hearts-shrink-time": 10.0}
+                             "--hearts-seed": 0, "--hearts-shrink-time": None,
+                             "--hearts-shrink-replays": None}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -61,7 +63,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hearts-seed", type=int, default=_DEFAULTS["--hearts-seed"], metavar="S",
                     help="campaign seed (default 0)")
     group.addoption("--hearts-shrink-time", type=float, default=_DEFAULTS["--hearts-shrink-time"], metavar="S",
-                    help="seconds to shrink each finding (default 10)")
+                    help="seconds to shrink each finding (default 10, or none with --hearts-shrink-replays)")
+    group.addoption("--hearts-shrink-replays", type=int, default=_DEFAULTS["--hearts-shrink-replays"], metavar="N",
+                    help="games each shrink may replay: the same minimal games on any machine and any load")
 
 
 def _policies() -> tuple[str, ...]:
@@ -87,8 +91,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"hearts-ref: {_ENGINE_OPTION} is empty: give {SPEC_HELP}")
     if config.getoption("--hearts-games") < 0:
         raise pytest.UsageError(f"hearts-ref: --hearts-games must be 0 or more, not {config.getoption('--hearts-games')}")
-    if config.getoption("--hearts-shrink-time") < 0:
+    if (config.getoption("--hearts-shrink-time") or 0) < 0:
         raise pytest.UsageError("hearts-ref: --hearts-shrink-time must be 0 or more seconds")
+    if (config.getoption("--hearts-shrink-replays") or 0) < 0:
+        raise pytest.UsageError(f"hearts-ref: --hearts-shrink-replays must be 0 or more, "
+                                f"not {config.getoption('--hearts-shrink-replays')}")
     from hearts_ref.conformance.runner import load_engine
     from hearts_ref.conformance.suite_steps import close_engine
     from hearts_ref.variants import Rules, parse_settings
@@ -200,9 +207,8 @@ class ConformanceItem(pytest.Item):
 
     def runtest(self) -> None:
         config = self.config   # (the options were checked and the engine started by pytest_configure)
-        spec, seed, shrink = (config.getoption(name) for name in (_ENGINE_OPTION, "--hearts-seed",
-                                                                  "--hearts-shrink-time"))
-        case = _judge(self, config.stash[_ENGINE], spec, config.stash[_RULES], seed, shrink)
+        spec, seed = config.getoption(_ENGINE_OPTION), config.getoption("--hearts-seed")
+        case = _judge(self, config.stash[_ENGINE], spec, config.stash[_RULES], seed, _shrink_budget(config))
         if case.status in ("skipped", "abandoned"):
             pytest.skip(case.reason)
         if case.status == "expected-fail":
@@ -219,7 +225,17 @@ class ConformanceItem(pytest.Item):
         return "hearts-ref", None, f"hearts-ref::{self.name}"
 
 
-def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int, shrink: float) -> Any:
+def _shrink_budget(config: pytest.Config) -> Any:
+    """How far each shrink may go: --hearts-shrink-time seconds (10 by default), or --hearts-shrink-replays games."""
+    from hearts_ref.conformance.shrink import Budget
+
+    seconds, replays = config.getoption("--hearts-shrink-time"), config.getoption("--hearts-shrink-replays")
+    if replays is None:
+        return 10.0 if seconds is None else seconds
+    return Budget(seconds=seconds, replays=replays)
+
+
+def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int, shrink: Any) -> Any:
     """Run the item's case and return it as a report :class:`~hearts_ref.conformance.report.Case`."""
     from hearts_ref.conformance.findings import finding_key
     from hearts_ref.conformance.report import Report
@@ -237,7 +253,7 @@ def _judge(item: ConformanceItem, engine: Any, spec: str, rules: Any, seed: int,
     games, negatives, index = item.case
     shard = (index + 1, games or negatives)
 
-    def play(budget: float) -> Any:
+    def play(budget: Any) -> Any:
         report = run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard,
                                   shrink_budget=budget, spec=spec)
         return report.cases[0]
@@ -290,8 +306,14 @@ def _describe(failed: list[Any]) -> str:
         deviation = repro.get("deviation") or case.details.get("deviation") or {}
         # the rule first, as every item's first line (pytest's short summary shows it)
         lines.append(f"{'- ' if len(failed) > 1 else ''}{_head(case)}: {case.reason}")
-        lines.append(f"  first seen in {case.id}; shrunk to {repro['rounds']} round(s), {repro['tricks']} "
-                     f"trick(s): at {deviation.get('where')}")
+        search = repro.get("search") or {}
+        cut = search.get("finished") is False   # the budget ran out: maybe not the smallest
+        tricks = f"{repro['tricks']} trick(s)" + (" in the last" if (repro.get("rounds") or 0) > 1 else "")
+        found = (f"its game, not shrunk ({str(search['skipped']).removeprefix('not shrunk: ')}):" if "skipped" in search
+                 else "the smallest game found" if cut else "shrunk to")
+        lines.append(f"  first seen in {case.id}; {found} "
+                     f"{repro['rounds']} round(s), {tricks}: at {deviation.get('where')}"
+                     + ("; the shrink's budget ran out first" if cut else ""))
         for played in repro.get("game", []):
             lines.append(f"  round {played['round']} (pass {played['direction']}): hands "
                          + " | ".join(played["hands"]))

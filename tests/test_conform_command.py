@@ -534,3 +534,18 @@ def test_an_engine_abandoned_in_the_vectors_still_plays_one_game_whose_crash_is_
     games = [c for c in cases if c["kind"] == "differential"]
     assert [c["status"] for c in games] == ["error", "abandoned", "abandoned"]
     assert "crashed" in games[0]["reason"] and games[0]["error"]["reproduction"]["command"]
+
+
+def test_a_finding_not_shrunk_is_not_called_minimal_and_says_why(capsys):
+    """--shrink-time 0: the finding's game is kept as it was played up to its round, and the summary says so."""
+    argv = ["conform", "--engine", "tests.engines.buggy:QueenBreaksHearts", "--games", "4", "--no-vectors"]
+    assert main([*argv, "--shrink-time", "0"]) == 1
+    text = capsys.readouterr().out
+    assert "  findings:\n" in text and "findings (shrunk)" not in text and "minimal game" not in text
+    assert "case differential/uniform/0; its game, not shrunk (no shrink budget): 1 round(s), 13 trick(s)" in text
+    assert main([*argv, "--shrink-time", "0", "--json"]) == 1
+    first = next(c for c in json.loads(capsys.readouterr().out)["cases"] if "reproduction" in c)
+    assert first["reproduction"]["search"]["skipped"] == "not shrunk: no shrink budget"
+    assert main([*argv, "--shrink-replays", "5000"]) == 1   # shrunk: the game is minimal, and called so
+    text = capsys.readouterr().out
+    assert "findings (shrunk):" in text and "case differential/uniform/0; minimal game: 1 round(s), 1 trick(s)" in text

@@ -60,6 +60,7 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     ("reference", ["--hearts-set", "jd_bonus"], "setting 'jd_bonus' is not of the form name=value"),
     ("reference", ["--hearts-set", "players=3"], "needs an even number of players"),
     ("reference", ["--hearts-games", "-3"], "--hearts-games must be 0 or more, not -3"),
+    ("reference", ["--hearts-shrink-replays", "-1"], "--hearts-shrink-replays must be 0 or more, not -1"),
 ])
 def test_an_option_that_names_no_engine_or_no_rules_is_one_usage_error(engine, options, says, tmp_path):
     result = _pytest(tmp_path, "--hearts-engine", engine, *options)
@@ -116,6 +117,28 @@ def test_the_item_that_shows_a_finding_shrunk_names_its_rule_first(tmp_path):
               if line.startswith("FAILED hearts-ref::differential/")]
     assert result.returncode == 1 and not shrunk and firsts
     assert all(first.startswith("BREAK-QUEEN") for first in firsts), firsts
+
+
+def test_a_shrink_counted_in_replays_gives_the_same_game_run_after_run_and_says_when_it_was_cut_short(tmp_path):
+    """--hearts-shrink-replays: the budget is games replayed, not seconds, so the smallest game found does not
+    depend on the machine; three replays are not enough to reach the one-trick game, and the item says so."""
+    shown = []
+    for _ in range(2):
+        result = _pytest(tmp_path, "--hearts-engine", "tests.engines.buggy:QueenBreaksHearts",
+                         "--hearts-shrink-replays", "3", "--hearts-shrink-time", "600")   # three replays run out first
+        shown.append([line for line in result.stdout.splitlines() if line.startswith("  first seen in ")
+                      or line.startswith("  replay: hearts-ref conform")])
+        assert result.returncode == 1
+    assert shown[0] == shown[1] and len(shown[0]) == 2, shown
+    assert shown[0][0].startswith("  first seen in differential/uniform/0; the smallest game found 1 round(s), ")
+    assert shown[0][0].endswith("; the shrink's budget ran out first") and "1 trick(s)" not in shown[0][0]
+
+
+def test_a_finding_not_shrunk_says_so_and_why(tmp_path):
+    result = _pytest(tmp_path, "--hearts-engine", "tests.engines.buggy:QueenBreaksHearts")   # --hearts-shrink-time 0
+    shown = [line for line in result.stdout.splitlines() if line.startswith("  first seen in ")]
+    assert result.returncode == 1 and len(shown) == 1, result.stdout[-2000:]
+    assert shown[0].startswith("  first seen in differential/uniform/0; its game, not shrunk (no shrink budget): ")
 
 
 def test_an_engine_failure_of_one_cause_is_shrunk_once_and_named_by_its_cause(tmp_path):

@@ -114,7 +114,9 @@ def _reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bo
                 search = shrunk.to_dict()
             else:
                 shrunk = Shrunk(tuple(run.script), run, 0, 0.0, False, first=run.deviation is finding)
-                search = {"skipped": "not shrunk: too many findings, or no time left"}
+                search = {"skipped": ("not shrunk: no shrink budget" if budget.empty
+                                      else f"not shrunk: more than {max_shrinks} distinct findings"
+                                      if len(first) > max_shrinks else "not shrunk: no time left")}
             search |= {"original_choices": len(run.script), "original_steps": run.steps}
             entry["reproduction"] = reproduction(rules, list(shrunk.script), shrunk.run, negative=negative, spec=spec,
                                                  search=search, target=signature, first=shrunk.first)

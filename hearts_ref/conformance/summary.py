@@ -111,7 +111,8 @@ def summary_renderables(report: Report) -> list[Any]:
                 tail.append(f"    replay: {case.details['replay']}")
     shrunk = [(case, repro) for case in report.cases for repro in _reproductions(case)]
     if shrunk:
-        tail += ["", "  findings (shrunk):"]
+        any_shrunk = any("skipped" not in (repro.get("search") or {}) for _, repro in shrunk)
+        tail += ["", "  findings (shrunk):" if any_shrunk else "  findings:"]
         for case, repro in shrunk:
             shown = repro.get("deviation") or {}
             rule_ids = ", ".join(shown.get("rule_ids", case.rule_ids))
@@ -125,8 +126,12 @@ def summary_renderables(report: Report) -> list[Any]:
             tricks = f"{repro.get('tricks')} trick(s)" + (" in the last" if (repro.get("rounds") or 0) > 1 else "")
             size = (f"{repro.get('rounds')} round(s), {tricks}, {repro.get('steps')} steps"
                     if repro.get("steps") else "none, it fails at the game's start (new_game)")
-            cut = (repro.get("search") or {}).get("finished") is False   # the budget ran out: maybe not the smallest
-            tail.append(f"    case {case.id}; {'smallest game found' if cut else 'minimal game'}: {size}"
+            search = repro.get("search") or {}
+            cut = search.get("finished") is False   # the budget ran out: maybe not the smallest
+            kept = str(search["skipped"]).removeprefix("not shrunk: ") if "skipped" in search else None
+            found = (f"its game, not shrunk ({kept})" if kept is not None   # the game up to the finding's round
+                     else "smallest game found" if cut else "minimal game")
+            tail.append(f"    case {case.id}; {found}: {size}"
                         + ("" if repro.get("first_difference", True) else "; not its game's first difference")
                         + ("; the shrink's budget ran out first" if cut else ""))
             replays = repro.get("replays")
