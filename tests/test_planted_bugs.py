@@ -124,6 +124,8 @@ def test_trick_winner_last_copy_wins_is_found_in_seed003_two_deck_games_and_the_
     ("JackSignTurned", "SCORE-JACK", ("--set", "jd_bonus=true")),   # off by 20: its points and the moon's scores
     ("NextClubOpens", "LEAD-OPEN", ()),   # the dealer holding that club too: the lowest club mistaken, not the dealer
     ("NextClubOpens", "LEAD-OPEN", ("--preset", "seed002", "--set", "players=3", "--set", "pass_cycle=left-right-none")),
+    ("HolderBeforePassOpens", "LEAD-OPEN", ()),   # its leader the dealer too, with no card it may play
+    ("TwoOfClubsAlwaysOpens", "LEAD-OPEN", ("--set", "players=3", "--set", "pass_cycle=left-right-none")),
 ])
 def test_a_bug_whose_every_finding_is_named_by_its_rule(engine, rule_id, rules, capsys):
     """Every failed case names the bug's rule first: with 5 players the club next above the lowest (4C) is also what

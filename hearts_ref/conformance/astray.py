@@ -141,7 +141,9 @@ def opening_rules(state: RoundState, leader: Any, dealer: int, engine_legal: int
     """Return the rules behind an engine that has ``leader`` open the round instead of the reference's seat.
 
     ``engine_legal``, the engine's legal set for its leader, is the evidence when it is known:
-    the lowest club in play, which that seat does not hold, says the hands went astray.
+    the lowest club in play, which that seat does not hold, says the hands went astray; no card
+    at all, that the engine mistook the opening card or its holder (LEAD-OPEN), even when its
+    leader is the dealer.
     """
     rules = state.rules
     if not isinstance(leader, int) or not 0 <= leader < rules.players:
@@ -156,6 +158,10 @@ def opening_rules(state: RoundState, leader: Any, dealer: int, engine_legal: int
     if removed and clubs and lowest(clubs) % 13 == removed and engine_legal in (None, clubs & -clubs):
         # the lowest club if the lowest clubs were the cards removed (or, when it is the dealer, the dealer leading)
         return ("DECK-REMOVED",) + (("DEAL-DEALER",) if leader == dealer else ()) + ("LEAD-OPEN",)
+    if engine_legal == 0:
+        # its leader may play nothing: the engine is wrong about the opening card or its holder (one that held it
+        # before the pass, or a card not in play), not about the dealer, who would lead with a card it holds
+        return ("LEAD-OPEN",)
     if leader == dealer:
         low = clubs & -clubs
         if low and engine_legal == low and rules.deck_mask & _CLUBS & (low - 1) == opening:

@@ -185,6 +185,30 @@ class NextClubOpens(_OpensOwnWay):
         return next(seat for seat, hand in enumerate(state.hands) if hand & opening), opening
 
 
+class HolderBeforePassOpens(_OpensOwnWay):
+    """LEAD-OPEN: the seat that held the lowest club before the pass opens the round (the holder is found when the
+    cards are dealt and not again once they are passed); it may play only that club, which it may have passed away."""
+
+    name = "planted-holder-before-pass-opens"
+
+    def _opener(self, state: RoundState) -> tuple[int, int]:
+        opening = 1 << state.rules.lowest_club.index
+        seat = next(seat for seat, hand in enumerate(state.dealt) if hand & opening)
+        return seat, state.hands[seat] & opening
+
+
+class TwoOfClubsAlwaysOpens(_OpensOwnWay):
+    """LEAD-OPEN: the 2C opens the round whatever the cards removed; when it is out of play (3, 5 or 6 players) no
+    hand holds it, and seat 0 is left to move with no card it may play."""
+
+    name = "planted-two-of-clubs-always-opens"
+
+    def _opener(self, state: RoundState) -> tuple[int, int] | None:
+        if any(hand & 1 for hand in state.hands):   # (the 2C, card index 0, in play: the reference's opening)
+            return None
+        return 0, 0
+
+
 # 02 Passing -----------------------------------------------------------------------------------
 
 class AnyNumberPassed(ReferenceEngine):
@@ -668,7 +692,8 @@ PLANTED: dict[type, str] = {
 # More bugs of the same rules (the runner must name them just as well).
 MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER",
                                   RightPassesLeft: "PASS-CYCLE", UnfollowedFirstTrick: "TRICK-WINNER",
-                                  LeaderLeadsAgain: "LEAD-WINNER", HeartsStayBroken: "BREAK-DISCARD"}
+                                  LeaderLeadsAgain: "LEAD-WINNER", HeartsStayBroken: "BREAK-DISCARD",
+                                  HolderBeforePassOpens: "LEAD-OPEN"}
 
 
 
