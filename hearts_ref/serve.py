@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine, takes_seat
+from hearts_ref.engines.failures import EngineUnsupported
 from hearts_ref.errors import IllegalPlayError, RulesError
 from hearts_ref.cards import CARDS
 from hearts_ref.cardset import CardSet
@@ -81,7 +82,7 @@ class Server:
             return error_reply(seq, "illegal", error.reason, error.rule_id)
         except IllegalPlayError as error:     # an engine that raises the reference's own error type
             return error_reply(seq, "illegal", str(error), error.rule_id)
-        except _Unsupported as error:
+        except (_Unsupported, EngineUnsupported) as error:   # (an engine declining the rules at new_game, say)
             return error_reply(seq, "unsupported", str(error))
         except Exception as error:            # the engine's own bug: report it, keep serving
             traceback.print_exc(file=sys.stderr)

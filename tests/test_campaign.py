@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "tests" / "engines"
 SCHEMA = json.loads((ROOT / "spec" / "report.schema.json").read_text(encoding="utf-8"))
 BUGGY = "python:tests.engines.buggy:QueenBreaksHearts"
+# an engine program that declines the jd_bonus vectors at new_game ('unsupported')
+DECLINES_OVER_STDIO = f"{sys.executable} -m hearts_ref serve --engine python:tests.engines.python_engines:DeclinesTheJack"
 
 
 def engine_command(script: str, *args: str) -> str:
@@ -250,8 +252,11 @@ def test_job_shards_split_a_shard_again():
 
 @pytest.mark.parametrize("spec, extra", [("reference", ["--set", "max_rounds=2"]),
                                          (BUGGY, ["--shrink-time", "0"]),
-                                         (BUGGY, ["--shrink-replays", "40"])])   # a shrink cut short at a count
+                                         (BUGGY, ["--shrink-replays", "40"]),   # a shrink cut short at a count
+                                         (DECLINES_OVER_STDIO, [])])   # vectors declined: the same reasons
 def test_jobs_give_the_report_of_one_process_byte_for_byte(spec, extra, tmp_path, capsys):
+    """The same bytes from one process and from two or three, whatever each worker's engine process has answered
+    before (a skip's reason quotes the engine's answer, not the number of the command in that process)."""
     written = {}
     for jobs in (1, 2, 3):
         report, junit = tmp_path / f"r{jobs}.json", tmp_path / f"r{jobs}.xml"
@@ -262,6 +267,11 @@ def test_jobs_give_the_report_of_one_process_byte_for_byte(spec, extra, tmp_path
     assert written[1] == written[2] == written[3]
     data = json.loads(written[1][1])
     assert data["shards"] == [[1, 1]] and data["seconds"] == 0 and len(data["cases"]) > 14
+    if spec == DECLINES_OVER_STDIO:   # hearts-ref serve answers the engine's EngineUnsupported as 'unsupported'
+        skipped = [c for c in data["cases"] if c["status"] == "skipped"]
+        declined = "the engine declined (new game): 'new_game' answered unsupported: jd_bonus is not supported"
+        assert skipped and all(c["reason"] == declined for c in skipped), [c["reason"] for c in skipped]
+        assert data["summary"]["counts"]["error"] == 0
     if spec == BUGGY:   # one reproduction per finding, the other failing games pointing at it
         failed = [c for c in data["cases"] if c["status"] == "failed" and c["kind"] == "differential"]
         assert len([c for c in failed if "reproduction" in c]) == 1 and len(failed) > 2

@@ -63,8 +63,8 @@ def refusal(error: Any, what: str) -> Exception:
         raise WireError("'error.rule' must be a rule ID string")
     if kind == "illegal":
         return EngineRejection(message, rule)
-    if kind == "unsupported":
-        return EngineUnsupported(f"{what} answered unsupported: {message}")
+    if kind == "unsupported":   # a skip's reason: without the seq, which differs between an engine's processes
+        return EngineUnsupported(f"{what.partition(' (seq ')[0]} answered unsupported: {message}")
     if kind == "internal":
         return EngineInternalError(f"engine reported an internal error on {what}: {message}")
     return EngineProtocolError(f"engine refused {what} as a bad request: {message}")
