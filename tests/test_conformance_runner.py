@@ -296,3 +296,22 @@ def test_hearts_left_broken_after_the_round_is_one_finding_whatever_the_last_car
     report = run_differential(_BrokenPastTheRound, Rules(), 30, 2, shrink_budget=0)
     findings = report.summary()["findings"]
     assert [f["rule_id"] for f in findings] == ["BREAK-DISCARD"], findings
+
+
+def test_an_engine_failure_while_an_illegal_move_is_offered_is_no_bad_check_of_its_rule(capsys):
+    """The engine raises its own error instead of refusing: an engine error at a step of LEAD-OPEN, which breaks no
+    rule, so the check counts neither as refused well nor as failed, and the rule's row is not marked."""
+    import json
+
+    from hearts_ref.cli import main
+
+    argv = ["conform", "--engine", "python:tests.engines.python_engines:IllegalMoveRaisesValueError", "--games", "0",
+            "--negative-games", "3", "--no-vectors", "--shrink-time", "0"]
+    assert main([*argv, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["counts"]["error"] == 3 and report["summary"]["counts"]["failed"] == 0
+    assert all(bad == 0 for _, bad, _ in report["checks"].values()), report["checks"]
+    assert report["checks"]["PASS-COUNT"][0] > 0   # the passes offered before were refused well, and counted
+    main(argv)
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.lstrip().startswith("LEAD-OPEN"))
+    assert row.split()[1:3] == ["0", "3"] and "<--" not in row, row   # 3 errors, 0 failed

@@ -179,8 +179,7 @@ class NegativeChecks:
             cited_right = bool(cited)
         except EngineUnsupported:
             raise
-        except ENGINE_ERRORS as error:
-            tally[1] += 1
+        except ENGINE_ERRORS as error:   # a failure, not a check the engine failed: no rule broken, none counted
             return Deviation("engine-error", forbidding, step, where,
                              message=failure_message(_offered(where), error))
         else:
@@ -191,7 +190,6 @@ class NegativeChecks:
             after = engine.observe()
             after_legal = engine.legal_plays() if where["action"] == "illegal-play" else None
         except ENGINE_ERRORS as error:
-            tally[1] += 1
             return Deviation("engine-error", forbidding, step, where,
                              message=failure_message("observe() after refusing an illegal move", error))
         differences = [Difference(name, getattr(seen, name), getattr(after, name, None))

@@ -137,3 +137,16 @@ class RefusesThreePlayerDeals(ReferenceEngine):
             from hearts_ref.engine import EngineRejection
             raise EngineRejection("three hands: bad deal", "DEAL-HANDS")
         return super().start_round(hands, direction)
+
+
+class IllegalMoveRaisesValueError(ReferenceEngine):
+    """Refuses an illegal play with its own ValueError, not EngineRejection: an engine failure, not a rule broken."""
+
+    name = "illegal-move-raises-value-error"
+
+    def play(self, card, seat=None) -> None:
+        from hearts_ref.engine import EngineRejection
+        try:
+            super().play(card, seat)
+        except EngineRejection:
+            raise ValueError(f"illegal: {card}") from None
