@@ -214,7 +214,7 @@ def _start_round(recorded: RecordRound, rules: Rules, path: str, findings: list[
                                 f"under these rules, not {recorded.direction}", True, number))
         return None
     try:
-        state = start_round(rules, recorded.hands, direction=direction)
+        state = start_round(rules, recorded.hands, direction=direction, dealer=dealer)
     except HeartsError as error:
         findings.append(Finding(_rule_of(error, "DEAL-HANDS"), f"{path}.hands", _reason(error), True, number))
         return None

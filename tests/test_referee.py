@@ -308,3 +308,22 @@ def test_a_moon_recorded_under_moon_off_is_refused_for_that_reason_not_for_the_c
     assert [(f.rule_id, f.where) for f in findings] == [("SCORE-MOON", "rounds[0].moon")]
     assert findings[0].message == ("the record says seat 0 shot the moon; under moon = 'off' no round is scored as "
                                    "a moon (the field is null)")
+
+
+# DEAL-HANDS with uneven hands: the extra card goes to the seat on the dealer's left ------------------------
+
+def test_an_uneven_deal_with_the_extra_card_at_the_wrong_seat_for_its_dealer_is_a_deal_hands_error(tmp_path):
+    rules = Rules.preset("seed003", players=3)
+    record = game_record(random_game(rules, seed=4))
+    assert [len(hand) for hand in record["rounds"][0]["hands"]] == [17, 18, 17]   # dealer 0: seat 1 has the extra
+    assert judge(record) == ()
+    wrong = copy.deepcopy(record)
+    hands = wrong["rounds"][0]["hands"]
+    hands[2].append(hands[1].pop())   # 17, 17, 18: as if seat 1 had dealt
+    findings = judge(wrong)
+    assert [(f.rule_id, f.where, f.illegal, f.round) for f in findings] == [("DEAL-HANDS", "rounds[0].hands", True, 1)]
+    assert "dealer 0's left, the extra card goes to seat 1" in findings[0].message
+    path = tmp_path / "extra-card.json"
+    path.write_text(json.dumps(wrong))
+    result = run_cli("referee", str(path))
+    assert result.returncode == 1 and "DEAL-HANDS" in result.stdout and "Traceback" not in result.stderr
