@@ -27,7 +27,7 @@ from hearts_ref.legality import Context
 from hearts_ref.symbolic import SymbolicCardSet, as_z3
 from hearts_ref.variants import Rules
 
-__all__ = ["Replay", "Counterexample", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
+__all__ = ["Replay", "replay_round", "Counterexample", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
            "cards_text"]
 
 
@@ -46,9 +46,22 @@ def describe_context(ctx: Context) -> str:
     return f"{what}, {when}, hearts {'broken' if ctx.hearts_broken else 'unbroken'}"
 
 
+def replay_round(rules: Rules) -> tuple[int, int]:
+    """The round a replay is dealt in, and its dealer: the first round with no pass (PASS-CYCLE: every cycle has
+    one; with no passing, round 1), dealt by seat ``(round - 1) mod n`` (DEAL-DEALER). With uneven hands the
+    dealer says which seats hold the extra cards (DEAL-HANDS), so a replay's deal is one that round deals.
+
+    >>> replay_round(Rules()), replay_round(Rules(players=3, pass_cycle="left-right-none", even_out="uneven"))
+    ((4, 3), (3, 2))
+    """
+    number = next(r for r in range(1, 5) if rules.pass_direction(r) == "none")
+    return number, (number - 1) % rules.players
+
+
 @dataclass(frozen=True)
 class Replay:
-    """A deal (no pass) and the plays from it after which ``seat`` is to move, holding the counterexample's hand.
+    """A deal of round ``round_number`` (dealt by ``dealer``, no pass: :func:`replay_round`) and the plays from it
+    after which ``seat`` is to move, holding the counterexample's hand.
 
     ``finding`` says what the engine does there (by default: it offers no legal play).
     """
@@ -57,12 +70,15 @@ class Replay:
     plays: tuple[int, ...]
     seat: int
     finding: str = ""
+    round_number: int = 1
+    dealer: int = 0
 
     def with_finding(self, finding: str) -> Replay:
-        return Replay(self.hands, self.plays, self.seat, finding)
+        return Replay(self.hands, self.plays, self.seat, finding, self.round_number, self.dealer)
 
     def text(self) -> str:
-        lines = ["  reached on the engine from this deal, in a round with no pass (direction none):"]
+        lines = [f"  reached on the engine from this deal, in round {self.round_number} "
+                 f"(dealt by seat {self.dealer}, no pass):"]
         lines += [f"    seat {seat}: {CardSet.from_mask(hand).glyphs()}" for seat, hand in enumerate(self.hands)]
         played = " ".join(CARDS[i].glyph for i in self.plays) or "(none)"
         lines.append(f"    plays: {played}; then seat {self.seat} is to move and "
@@ -70,7 +86,8 @@ class Replay:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        found = {"hands": [str(CardSet.from_mask(h)) for h in self.hands],
+        found = {"round": self.round_number, "dealer": self.dealer,
+                 "hands": [str(CardSet.from_mask(h)) for h in self.hands],
                  "plays": [str(CARDS[i]) for i in self.plays], "stuck_seat": self.seat}
         if self.finding:
             found["finding"] = self.finding

@@ -28,11 +28,12 @@ from typing import Any
 
 import z3
 
+from hearts_ref.deals import dealt_turn
 from hearts_ref.legality import Context, breaks_hearts, legal_plays
 from hearts_ref.round import dealt_state
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCard, any_of, as_z3, explore
 from hearts_ref.variants import Rules
-from properties.counterexamples import Replay
+from properties.counterexamples import Replay, replay_round
 from properties.solving import PROVED, Prover, card_variables, exactly_one_place, one_card, subset
 
 __all__ = ["UNREACHABLE", "REACHABLE", "first_trick_reach", "hearts_stay_unbroken"]
@@ -126,6 +127,12 @@ def _reach(rules: Rules, ctx: Context, sizes: tuple[int, ...], plays: int, stuck
     hands = tuple(hand.evaluate(model) for hand in dealt)
     indices = tuple(card.evaluate(model).bit_length() - 1 for card in cards)
     seat = next(seat for condition, seat in ends if z3.is_true(model.eval(as_z3(condition), model_completion=True)))
-    return REACHABLE, Replay(hands, indices, seat)
+    number, dealer = replay_round(rules)
+    by = dealt_turn(rules, hands, dealer)   # DEAL-HANDS: turned so that a round with no pass deals them (the rules
+    if by is None:                          # are the same at every seat)
+        return UNKNOWN, None
+    n = rules.players
+    hands = tuple(hands[(s - by) % n] for s in range(n))
+    return REACHABLE, Replay(hands, indices, (seat + by) % n, round_number=number, dealer=dealer)
 
 

@@ -33,7 +33,7 @@ from hearts_ref.errors import HeartsError
 from hearts_ref.legality import Context
 from hearts_ref.round import RoundState, start_round
 from hearts_ref.variants import Rules
-from properties.counterexamples import Replay
+from properties.counterexamples import Replay, replay_round
 
 __all__ = ["find_replay", "confirm_on_engine", "confirm_play", "confirm_rejection"]
 
@@ -78,6 +78,7 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
     """
     rng = random.Random(seed)
     n, size = rules.players, rules.hand_size
+    number, dealer = replay_round(rules)
     tricks_before = size - hand.bit_count()
     if hand & ~rules.deck_mask or tricks_before < 0 or (ctx.first_trick and tricks_before):
         return None
@@ -97,18 +98,18 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
         order = [o for j, o in enumerate(others) for _ in range(len(rest) // len(others) + (j < len(rest) % len(others)))]
         for k, card in enumerate(rest):
             hands[order[k] if attempt == 0 else others[k % len(others)]] |= 1 << card
-        by = dealt_turn(rules, hands)   # DEAL-HANDS: the seats turned so that seat 0 deals them (the rules are
-        if by is None:                   # the same at every seat)
+        by = dealt_turn(rules, hands, dealer)   # DEAL-HANDS: the seats turned so that the dealer of a round with
+        if by is None:                           # no pass deals them (the rules are the same at every seat)
             continue
         hands, seat = [hands[(s - by) % n] for s in range(n)], (seat + by) % n
         try:
-            state = start_round(rules, [CardSet.from_mask(h) for h in hands], direction="none")
+            state = start_round(rules, [CardSet.from_mask(h) for h in hands], direction="none", dealer=dealer)
         except HeartsError:
             continue
         plays: list[int] = []
         budget = [min(nodes, total)]
         if _search(state, seat, hand, ctx, tricks_before, rng, budget, plays):
-            return Replay(tuple(hands), tuple(plays), seat)
+            return Replay(tuple(hands), tuple(plays), seat, round_number=number, dealer=dealer)
         total -= min(nodes, total) - max(budget[0], 0)
         if total <= 0:
             break
@@ -136,16 +137,21 @@ def confirm_on_engine(rules: Rules, replay: Replay, engine: Engine | None = None
 
 
 def _replayed(rules: Rules, replay: Replay, engine: Engine) -> str | None:
+    """Deal the replay as the engine's first round, with no pass, and make its plays; None when the seat to move is
+    the one the replay says. The engine's first round is dealt by seat 0: with uneven hands a replay of a later
+    round is turned so that seat 0 deals it (DEAL-HANDS; the rules are the same at every seat)."""
+    n = rules.players
+    by = dealt_turn(rules, replay.hands, 0) or 0
     try:
         engine.new_game(rules)
-        engine.start_round([CardSet.from_mask(h) for h in replay.hands], "none")
+        engine.start_round([CardSet.from_mask(replay.hands[(s - by) % n]) for s in range(n)], "none")
         for card in replay.plays:
             engine.play(CARDS[card])
     except EngineRejection as error:
         return f"the engine refused the replay: {error}"
     observation = engine.observe()
-    if observation.to_move != replay.seat:
-        return f"seat {observation.to_move} is to move, not seat {replay.seat}"
+    if observation.to_move != (replay.seat + by) % n:
+        return f"seat {(observation.to_move - by) % n} is to move, not seat {replay.seat}"
     return None
 
 

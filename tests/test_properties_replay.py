@@ -118,3 +118,24 @@ def test_seed003_two_decks_game_ends_is_proved_and_its_refutations_replay(player
         result = prove_game("GAME-ENDS", Rules.preset("seed003", players=players, **change), session)
         assert result.status == "refuted" == result.expected
         assert result.witness["confirmed"], result.witness["summary"]
+
+
+@pytest.mark.parametrize("preset, changes, dealt_in", [
+    ("seed001", {}, (4, 3)),            # left, right, across, none
+    ("seed003", {}, (3, 2)),            # left, right, none
+    ("seed003", {"players": 3}, (3, 2)),   # round 3 is dealt by seat 2, and seat 0 holds the extra card
+])
+def test_a_replay_is_a_deal_of_a_round_with_no_pass_as_its_dealer_deals_it(preset, changes, dealt_in):
+    """PASS-CYCLE, DEAL-DEALER, DEAL-HANDS: the round a replay names has no pass, and its hands are the sizes that
+    round's dealer deals (with uneven hands, the extra card on the dealer's left)."""
+    from hearts_ref import start_round
+    rules = Rules.preset(preset, **changes)
+    result = prove_context("LEGAL-MOVE-EXISTS", rules, Session(timeout=60))
+    replay = result.counterexample.replay
+    assert replay is not None and (replay.round_number, replay.dealer) == dealt_in
+    assert rules.pass_direction(replay.round_number) == "none" and (replay.round_number - 1) % rules.players == replay.dealer
+    start_round(rules, [CardSet.from_mask(h) for h in replay.hands], direction="none", dealer=replay.dealer)
+    assert [h.bit_count() for h in replay.hands] == list(rules.dealt_sizes(replay.dealer))
+    assert confirm_on_engine(rules, replay) is None
+    assert f"in round {dealt_in[0]} (dealt by seat {dealt_in[1]}, no pass):" in replay.text()
+    assert replay.to_dict()["round"] == dealt_in[0] and replay.to_dict()["dealer"] == dealt_in[1]

@@ -69,8 +69,10 @@ sides can reach, and the proof shows that in three parts:
    lowest club, which LEAD-OPEN plays on the first. A context is left out only when no round can
    reach it, and then for a proved reason: the first trick with hearts broken when no legal
    first-trick play breaks them; following a suit with hearts unbroken when every legal lead of that
-   suit breaks them. Every state a round can reach can be reached in round 1, whatever the pass: the
-   hands at the first lead can be any deal.
+   suit breaks them. Every state a round can reach can be reached in round 1, whatever the pass, up
+   to turning the table: the hands at the first lead can be any deal of the sizes round 1 deals. With
+   uneven hands the extra cards sit on the dealer's left, so a later round's state is a state of
+   round 1 turned by as many seats as its dealer is from seat 0, and every seat plays by the same rules.
 2. **The scores.** For every division of the cards in play into the piles the players take, the
    raw points and the round scores are equal.
 3. **The end and the passes.** After every round a game can reach, for every total, the end of the

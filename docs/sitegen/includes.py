@@ -32,6 +32,7 @@ from functools import cache, partial
 
 from sitegen.common import DATA, ROOT, not_yet, outside_fences, read_json
 from sitegen.drawings import sweep_chart, table
+from sitegen.proofs_page import dealt_in
 from sitegen.runs import console, output
 
 __all__ = ["fill", "command_options", "command_help", "recorded_run", "readme_section", "tour", "repository_file"]
@@ -168,7 +169,7 @@ def counterexample_drawing(name: str) -> str:
             plays = len(replay.get("plays") or [])
             out.append(table(hands, trick, leader=leader, stuck=replay.get("stuck_seat"),
                              caption=f"The deal that refutes {', '.join(invariants)} under "
-                                     f"<code>{result['rules']}</code>, dealt with no pass, after {plays} "
+                                     f"<code>{result['rules']}</code>, dealt in {dealt_in(replay)}, after {plays} "
                                      f"play{'s' * (plays != 1)}: {counterexample.get('where', '')}."))
     return "\n\n".join(out) or not_yet("The run refuted nothing with a deal.", "")
 

@@ -70,7 +70,8 @@ Such a state satisfies those parts of the invariant, and the player to move has 
 it; it need not be a state that a round can reach. The hand shown is the simplest of its size with
 no legal play in that context (each highest card traded for a lower one while it stays stuck), as
 for a context counterexample, whichever state z3 found. The **replay** shown next to it is what makes the
-refutation real (for a context counterexample too): a bounded search finds a deal (no pass) and
+refutation real (for a context counterexample too): a bounded search finds a deal of a round with no pass (the
+first in the pass cycle, dealt by its dealer: with uneven hands that says which seats hold the extra cards) and
 legal plays after which the player to move holds the *same hand* in the *same context* (the suit
 led, first trick or not, hearts broken or not) and has no legal play, and the engine confirms it.
 That is a reachable bad state of the same kind, not the same state, so the two can differ in the
@@ -134,7 +135,14 @@ def replay_table(replay: dict[str, Any]) -> str:
     before = (f"after {len(earlier) // n} trick(s) played: {' '.join(escape_cell(c) for c in earlier)}; "
               if earlier else "")
     return table(hands, trick, leader=leader, stuck=None if finding else seat,
-                 caption=f"Reached on the engine from a deal (no pass): {before}{then}.")
+                 caption=f"Reached on the engine from a deal ({dealt_in(replay)}): {before}{then}.")
+
+
+def dealt_in(replay: dict[str, Any]) -> str:
+    """The round a replay's deal is dealt in: ``round 4, dealt by seat 3, no pass`` (``no pass`` when not recorded)."""
+    if not isinstance(replay.get("round"), int) or not isinstance(replay.get("dealer"), int):
+        return "no pass"
+    return f"round {replay['round']}, dealt by seat {replay['dealer']}, no pass"
 
 
 def _deal_key(replay: dict[str, Any]) -> tuple[Any, ...]:
@@ -164,12 +172,12 @@ def draw(counterexample: dict[str, Any], drawn: dict[tuple[Any, ...], tuple[str,
         if drawn is not None and key in drawn:
             anchor, title = drawn[key]
             out.append(f"- **replay**: reached on the engine from the same deal and plays as [{title}](#{anchor}) "
-                       "(no pass; the same hand in the same context).")
+                       f"({dealt_in(replay)}; the same hand in the same context).")
         else:
             if drawn is not None:
                 drawn[key] = here
-            out.append("- **replay: reached on the engine from this deal** (no pass; the same hand in the same "
-                       "context):")
+            out.append(f"- **replay: reached on the engine from this deal** ({dealt_in(replay)}; the same hand in the "
+                       "same context):")
             out.append("\n" + replay_table(replay) + "\n")
     elif counterexample and not any("no round reaches" in note for note in counterexample.get("notes") or []):
         out.append("- not reached by the bounded search from a deal: it may be unreachable")

@@ -52,7 +52,8 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
             "sets": {"hand": "QS 2H 3H ..."},
             "context": {"leading": false, "led_suit": "C", "first_trick": true, "hearts_broken": false},
             "hand": "QS 2H ...",
-            "replay": {"hands": ["2C 3C ...", ...], "plays": ["2C"], "stuck_seat": 1,
+            "replay": {"round": 4, "dealer": 3,    # the round with no pass it is dealt in
+                       "hands": ["2C 3C ...", ...], "plays": ["2C"], "stuck_seat": 1,
                        "finding": "..."} | null,       # finding: what the engine does there, if not stuck
             "notes": [...], "numbers": {"total of seat 0": 99, ...}}],
          "argument": ["every game ends within N = 16 rounds, whatever is played", ...],   # GAME-ENDS proved

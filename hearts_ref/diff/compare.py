@@ -5,8 +5,10 @@
 1. the deal (PLAYERS-COUNT: different numbers of players share no deal) and the first pass;
 2. a play of the first round: the one-step questions of :mod:`hearts_ref.diff.onestep` in every
    context, each refutation reached in a real round by :mod:`hearts_ref.diff.reach`. Every state
-   a round can reach can be reached in the first round (whatever the pass, the hands at the first
-   lead can be any deal), so a difference in play shows in round 1 if anywhere;
+   a round can reach can be reached in the first round, up to turning the table (whatever the pass,
+   the hands at the first lead can be any deal of the sizes it deals; with uneven hands a later
+   round's state is one of round 1 turned to its dealer, and the rules are the same at every seat),
+   so a difference in play shows in round 1 if anywhere;
 3. the scores of the first round (:func:`~hearts_ref.diff.onestep.score_question`, then a round
    built to show it);
 4. the end of the game and later pass directions (:mod:`hearts_ref.diff.endgame`).
