@@ -60,6 +60,11 @@ def load_rules(folder: Path | None = None) -> dict[str, SpecRule]:
                     rule_id, title = head
                     if rule_id in rules:
                         raise ValueError(f"{path.name}: rule {rule_id} is defined twice")
+                    parts = re.findall(r"^\*\*([A-Z][a-z]+)\.\*\*", "\n".join(current), re.M)
+                    twice = sorted({part for part in parts if parts.count(part) > 1})
+                    if twice:   # section() reads the first: a second would be lost on the site and in the checks
+                        raise ValueError(f"{path.name}: rule {rule_id} has more than one "
+                                         + " and ".join(f"**{part}.**" for part in twice) + " part; write them as one")
                     rules[rule_id] = SpecRule(rule_id, title, path.stem, "\n".join(current).strip())
                 head, current = (match.group(1), match.group(2)) if match else None, [] if match else None
             elif current is not None:

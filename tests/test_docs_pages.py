@@ -61,6 +61,32 @@ def test_the_glossary_defines_seed_in_both_its_senses():
         assert re.search(rf"\{{#{term}\}}", glossary), term
 
 
+def test_the_glossary_gives_the_disagreements_their_whole_range():
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    entry = " ".join(glossary[glossary.index("**Disagreement** {#disagreement}"):].split("\n\n")[0].split())
+    assert f"D1 to D{len(spec_pages.disagreements())}," in entry
+
+
+def test_every_source_quote_of_a_rule_is_on_its_page():
+    """A rule writes its parts once each (the reader refuses a second **Sources.**), so no quote is lost."""
+    for rule in RULES.values():
+        page = PAGES[f"rules/{rule.chapter}.md"]
+        for quote in re.findall(r"«([^»]+)»", rule.section("Sources")):
+            assert quote.split()[0] in page and " ".join(quote.split()[-2:]) in page, (rule.id, quote)
+    setup = PAGES["rules/01-setup.md"]
+    assert "Det krävs 2 kortlekar om man är 5 spelare eller mer" in setup   # DECK-CARDS, decks = 2
+
+
+def test_a_rule_with_a_part_written_twice_is_refused_by_the_spec_reader(tmp_path):
+    import pytest
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "01-x.md").write_text("# X\n\n## DECK-CARDS: The deck\n\n**Rule.** One deck.\n\n"
+                                                "**Sources.**\n\n- a\n\n**Sources.**\n\n- b\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"01-x.md: rule DECK-CARDS has more than one \*\*Sources\.\*\* part"):
+        load_rules(tmp_path)
+
+
 def test_each_rule_page_shows_the_implementing_code_first_and_folds_the_rest():
     assert set(refcode.IMPLEMENTED_BY) == set(RULES)
     for rule_id in RULES:

@@ -95,7 +95,7 @@ class Statement:
 
 STATEMENTS: dict[str, Statement] = {s.rule_id: s for s in (
     Statement("PLAYERS-COUNT", "setup", players_count, "the number of players is 3, 4, 5 or 6"),
-    Statement("DECK-CARDS", "setup", deck_cards, "the deck is the 52 cards of four suits of thirteen ranks, A high"),
+    Statement("DECK-CARDS", "setup", deck_cards, "the deck is the 52 cards of four suits of thirteen ranks, A high (with two decks, each card twice: 104)"),
     Statement("DECK-REMOVED", "setup", deck_removed,
               "the cards in play are the deck less 2C (3 players), 2C 2D (5) or 2C 2D 3C 3D (6)"),
     Statement("DEAL-HANDS", "setup", deal_hands,

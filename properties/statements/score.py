@@ -31,7 +31,7 @@ def round_points(rules: Rules) -> int:
 
 def moon_points(rules: Rules) -> int:
     """SCORE-MOON: what a moon is worth: the round's points, 26 per deck («every other player scores 26»; with two
-    decks 52, DECKS.md: the source only speaks of one deck)."""
+    decks 52, disagreements.md D16: the source only speaks of one deck)."""
     return MOON_POINTS * decks_of(rules)
 
 
