@@ -16,7 +16,7 @@ FIRST-TRICK-NO-DEADLOCK refuted: following ♣ on the first trick
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -27,7 +27,7 @@ from hearts_ref.legality import Context
 from hearts_ref.symbolic import SymbolicCardSet, as_z3
 from hearts_ref.variants import Rules
 
-__all__ = ["Replay", "replay_round", "Counterexample", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
+__all__ = ["Replay", "replay_round", "Counterexample", "blocking_rules", "variant_settings", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
            "cards_text"]
 
 
@@ -94,6 +94,41 @@ class Replay:
         return found
 
 
+def blocking_rules(hand: int, ctx: Context, rules: Rules, legality: Any = None) -> tuple[tuple[str, int], ...]:
+    """Which rules leave ``hand`` no play in ``ctx``: for each card the first rule that forbids it (the engine's
+    :func:`~hearts_ref.legality.rejecting_rule`, asking the rules in the order the spec writes them), grouped by rule
+    in the order met. Empty when the legality under test is not the engine's (``legality`` given).
+
+    >>> from hearts_ref import CardSet, Rules
+    >>> stuck = CardSet.parse("QS 2H 3H").mask
+    >>> blocking_rules(stuck, Context(False, 0, True, False), Rules.preset("seed001")) == (("FIRST-NO-POINTS", stuck),)
+    True
+    """
+    if legality is not None:
+        return ()
+    from hearts_ref.legality import rejecting_rule
+    found: dict[str, int] = {}
+    for index in bits_of(hand):
+        rule = rejecting_rule(hand, ctx, rules, 1 << index) or "?"
+        found[rule] = found.get(rule, 0) | 1 << index
+    return tuple(found.items())
+
+
+def variant_settings(rule_ids: tuple[str, ...] | list[str], rules: Rules) -> tuple[str, ...]:
+    """The values of ``rules`` that differ from the default and change one of ``rule_ids``: ``first_trick_points =
+    "forbidden"``, as the variant registry writes it.
+
+    >>> variant_settings(["FIRST-NO-POINTS"], Rules.preset("seed001"))
+    ('first_trick_points = "forbidden"',)
+    """
+    import json
+
+    from hearts_ref.variants import PARAMETERS
+    changes = rules.changes()
+    return tuple(f"{p.name} = {json.dumps(changes[p.name])}" for p in PARAMETERS
+                 if p.name in changes and set(p.rules) & set(rule_ids))
+
+
 @dataclass(frozen=True)
 class Counterexample:
     """A refutation: where it holds, the card sets that show it, and for a stuck player the hand and context."""
@@ -106,14 +141,24 @@ class Counterexample:
     replay: Replay | None = None
     notes: tuple[str, ...] = ()
     numbers: tuple[tuple[str, int], ...] = ()    # the numbers of the refutation (totals, say), by name
+    blocked: tuple[tuple[str, int], ...] = ()    # a stuck hand: each rule that forbids some of its cards, and those
+    settings: tuple[str, ...] = ()               # the variant values of those rules that differ from the default
 
     def with_replay(self, replay: Replay | None) -> Counterexample:
-        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, replay, self.notes,
-                              self.numbers)
+        return replace(self, replay=replay)
 
     def with_notes(self, *notes: str) -> Counterexample:
-        return Counterexample(self.invariant, self.where, self.sets, self.context, self.hand, self.replay,
-                              self.notes + notes, self.numbers)
+        return replace(self, notes=self.notes + notes)
+
+    def blocked_text(self) -> str:
+        """Which rules leave the stuck hand no play: ``FIRST-NO-POINTS forbids every card of the hand``."""
+        if not self.blocked:
+            return ""
+        if len(self.blocked) == 1:
+            text = f"{self.blocked[0][0]} forbids every card of the hand"
+        else:
+            text = "; ".join(f"{rule} forbids {CardSet.from_mask(cards).glyphs()}" for rule, cards in self.blocked)
+        return text + (f" ({', '.join(self.settings)})" if self.settings else "")
 
     def text(self) -> str:
         """The counterexample as a few readable lines."""
@@ -122,6 +167,8 @@ class Counterexample:
         lines += [f"  {name}: {number}" for name, number in self.numbers]
         if self.context is not None:
             lines.append(f"  context: {describe_context(self.context)}")
+        if self.blocked:
+            lines.append(f"  blocked by: {self.blocked_text()}")
         lines += [f"  {note}" for note in self.notes]
         if self.replay is not None:
             lines.append(self.replay.text())
@@ -138,6 +185,8 @@ class Counterexample:
             "hand": None if self.hand is None else str(CardSet.from_mask(self.hand)),
             "replay": None if self.replay is None else self.replay.to_dict(),
             "notes": list(self.notes), "numbers": dict(self.numbers),
+            "blocked_by": [{"rule": rule, "cards": str(CardSet.from_mask(cards))} for rule, cards in self.blocked],
+            "settings": list(self.settings),
         }
 
 

@@ -49,6 +49,16 @@ class ProofResult:
         return self.counterexamples[0] if self.counterexamples else None
 
     @property
+    def blocking(self) -> tuple[str, ...]:
+        """The rules that make the refutation: those that leave its stuck hands no play (of the counterexamples replayed
+        on the engine, else of those no proof rules out), or those through which its game never ends (GAME-ENDS)."""
+        if self.witness:
+            return tuple(self.witness.get("rules") or ())
+        examples = ([e for e in self.counterexamples if e.replay is not None]
+                    or [e for e in self.counterexamples if not proved_unreachable(e)])
+        return tuple(dict.fromkeys(rule for example in examples for rule, _ in example.blocked))
+
+    @property
     def matches(self) -> bool:
         """Whether the outcome is the expected one (timed out, error and unconfirmed never are)."""
         return self.status == self.expected
@@ -69,6 +79,7 @@ class ProofResult:
                 "expected": self.expected, "matches": self.matches, "seconds": round(self.seconds, 4),
                 "queries": self.queries, "detail": self.detail, "shared_with": self.shared_with or None,
                 "counterexamples": [example.to_dict() for example in self.counterexamples],
+                "blocking": list(self.blocking) if self.status == REFUTED else [],
                 "argument": list(self.argument), "witness": self.witness}
 
 

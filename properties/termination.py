@@ -245,8 +245,24 @@ def never_ending(rules: Rules) -> dict[str, Any] | None:
         reason = trouble
     summary = (f"{keeps}; replayed on the engine for {CYCLES} cycles of {length} round(s): {reason}; totals "
                f"{', '.join(map(str, totals[length - 1::length]))} after each cycle")
-    return {"summary": summary, "confirmed": ok, "kind": kind, "cycle": [p.to_dict() for p in cycle],
-            "totals": [list(t) for t in totals], "cycles": CYCLES}
+    return {"summary": summary, "confirmed": ok, "kind": kind, "rules": list(through(rules, kind)),
+            "cycle": [p.to_dict() for p in cycle], "totals": [list(t) for t in totals], "cycles": CYCLES}
+
+
+def through(rules: Rules, kind: str) -> tuple[str, ...]:
+    """The rules through which a game of ``kind`` never ends: a tie for the lowest total that WIN-TIE plays on from,
+    or totals that never reach END-THRESHOLD because SCORE-MOON (``moon = "subtract"``) or a bonus (SCORE-JACK,
+    SCORE-NO-TRICKS) takes points away.
+
+    >>> through(Rules(moon="subtract"), "below"), through(Rules(ties="play-on"), "tie")
+    (('SCORE-MOON', 'END-THRESHOLD'), ('WIN-TIE', 'END-THRESHOLD'))
+    """
+    if kind == "tie":
+        return ("WIN-TIE", "END-THRESHOLD")
+    if rules.moon == "subtract":
+        return ("SCORE-MOON", "END-THRESHOLD")
+    bonuses = (("SCORE-JACK", rules.jd_bonus), ("SCORE-NO-TRICKS", rules.avoid_all_tricks_bonus))
+    return tuple(rule for rule, on in bonuses if on) + ("END-THRESHOLD",)
 
 
 _ = (as_z3,)

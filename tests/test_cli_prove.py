@@ -164,7 +164,9 @@ def test_prove_a_house_rule_is_refuted_with_a_counterexample_replayed():
     result = subprocess.run([sys.executable, "-m", "hearts_ref", "prove", "--set", "first_trick_points=forbidden"],
                             capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 1, result.stdout + result.stderr   # the exit code is the verdict: UNSOUND
-    assert "UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS" in result.stdout
+    assert ('UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS, by FIRST-NO-POINTS (first_trick_points = '
+            '"forbidden").') in result.stdout   # the rule that leaves the hand no play, and the value that makes it so
+    assert 'blocked by: FIRST-NO-POINTS forbids every card of the hand (first_trick_points = "forbidden")' in result.stdout
     assert "then seat 1 is to move and has no legal play" in result.stdout
     assert "OK: all" not in result.stdout   # the run ends on its verdict, not on "all outcomes as expected"
 
@@ -175,10 +177,23 @@ def test_prove_a_house_rule_whose_game_never_ends_is_unsound_and_says_so_in_json
     result = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=300)
     report = json.loads(result.stdout)
     assert result.returncode == 1 and report["all_expected"]   # refuted as the catalogue predicts, and unsound
-    assert report["verdict"] == {"sound": False, "refuted": ["GAME-ENDS"], "not_settled": []}
+    assert report["verdict"] == {"sound": False, "refuted": ["GAME-ENDS"], "not_settled": [],
+                                 "by": {"GAME-ENDS": ["SCORE-MOON", "END-THRESHOLD"]}}   # the moon takes points away
     bounded = subprocess.run(argv[:-2] + ["--set", "max_rounds=20", "--json", "--quiet"], capture_output=True,
                              text=True, cwd=ROOT, timeout=300)
     assert bounded.returncode == 0 and json.loads(bounded.stdout)["verdict"]["sound"] is True
+
+
+@pytest.mark.parametrize("settings, verdict", [
+    (["ties=play-on"], "UNSOUND: refuted GAME-ENDS, by WIN-TIE and END-THRESHOLD (ties = \"play-on\")."),
+    (["players=3", "pass_cycle=left-right-none", "even_out=uneven", "hearts_restriction=discard",
+      "hearts_broken_by=any-heart"],
+     "UNSOUND: refuted LEGAL-MOVE-EXISTS, by FOLLOW-VOID (hearts_restriction = \"discard\")."),
+])
+def test_prove_names_the_rules_a_refutation_goes_through(settings, verdict, capsys):
+    """The verdict names the rules that block, not only the invariant: a house-rule designer learns what to change."""
+    assert main(["prove"] + [arg for setting in settings for arg in ("--set", setting)]) == 1
+    assert verdict in capsys.readouterr().out
 
 
 def test_prove_a_house_rule_with_three_players_is_sound():

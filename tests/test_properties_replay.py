@@ -76,7 +76,7 @@ def test_expected_unsound_presets_deadlock_on_the_engine_under_the_declared_rule
     from hearts_ref import DeadlockError, start_round
 
     for preset, rule_id in EXPECTED_UNSOUND.items():
-        rules, raised = Rules.preset(preset), set()
+        rules, raised, named = Rules.preset(preset), set(), set()
         for result in fast_tier:
             for example in (e for e in result.counterexamples if result.rules == preset and e.replay):
                 state = start_round(rules, [CardSet.from_mask(h) for h in example.replay.hands])
@@ -85,7 +85,8 @@ def test_expected_unsound_presets_deadlock_on_the_engine_under_the_declared_rule
                 with pytest.raises(DeadlockError) as error:
                     state.play(next(iter(state.hand(state.to_move))))
                 raised.add(error.value.rule_id)
-        assert rule_id in raised, (preset, raised)
+                named.update(rule for rule, _ in example.blocked)
+        assert rule_id in raised and rule_id in named, (preset, raised, named)   # the counterexamples name it too
 
 
 @pytest.mark.parametrize("players, sizes", [(5, [21, 21, 21, 21, 20]), (6, [18, 18, 17, 17, 17, 17])])

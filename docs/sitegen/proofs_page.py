@@ -162,6 +162,12 @@ def draw(counterexample: dict[str, Any], drawn: dict[tuple[Any, ...], tuple[str,
         out.append(f"- **where**: {escape_cell(counterexample['where'])}")
     if counterexample.get("hand"):
         out.append(f"- **hand of the player to move**: {card_row(_cards(counterexample['hand']))}")
+    blocked = [b for b in counterexample.get("blocked_by") or [] if isinstance(b, dict) and b.get("rule")]
+    if blocked:
+        settings = ", ".join(escape_cell(str(s)) for s in counterexample.get("settings") or [])
+        said = (f"{blocked[0]['rule']} forbids every card of the hand" if len(blocked) == 1 else
+                "; ".join(f"{b['rule']} forbids {card_row(_cards(b.get('cards')))}" for b in blocked))
+        out.append(f"- **blocked by**: {said}" + (f" ({settings})" if settings else ""))
     sets = counterexample.get("sets")
     for name, shown in (sets.items() if isinstance(sets, dict) else []):
         if not name.startswith("hand"):

@@ -55,9 +55,13 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
             "replay": {"round": 4, "dealer": 3,    # the round with no pass it is dealt in
                        "hands": ["2C 3C ...", ...], "plays": ["2C"], "stuck_seat": 1,
                        "finding": "..."} | null,       # finding: what the engine does there, if not stuck
-            "notes": [...], "numbers": {"total of seat 0": 99, ...}}],
+            "notes": [...], "numbers": {"total of seat 0": 99, ...},
+            "blocked_by": [{"rule": "FIRST-NO-POINTS", "cards": "QS 2H ..."}],   # what forbids each card of the hand
+            "settings": ["first_trick_points = \"forbidden\""]}],                  # the values that set those rules
+         "blocking": ["FIRST-NO-POINTS"],   # a refutation: the rules it goes through (GAME-ENDS: witness.rules)
          "argument": ["every game ends within N = 16 rounds, whatever is played", ...],   # GAME-ENDS proved
          "witness": null | {"summary": "...", "confirmed": true, "kind": "below" | "tie",  # GAME-ENDS refuted
+                            "rules": ["SCORE-MOON", "END-THRESHOLD"],
                             "cycle": [{"direction": "left", "dealt": [...], "passes": [...], "plays": [...],
                                        "scores": [...], "trick_winners": [...]}, ...],
                             "totals": [[...], ...], "cycles": 3}}, ...],
@@ -69,7 +73,8 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
         "results": [{"invariant": "...", "values": "players=4,...", "status": "...", "expected": "...",
                      "seconds": 0.01, "counterexample": {...}}, ...],
         "unexpected": [...], "all_expected": true, "seconds": 28.1},
-      "verdict": {"sound": false, "refuted": ["LEGAL-MOVE-EXISTS", ...], "not_settled": []}   # with --set only
+      "verdict": {"sound": false, "refuted": ["LEGAL-MOVE-EXISTS", ...], "not_settled": [],   # with --set only
+                  "by": {"LEGAL-MOVE-EXISTS": ["FIRST-NO-POINTS"], ...}}   # the rules each refutation goes through
     }
 
 ``status`` ``refuted`` means a counterexample that was replayed on the engine (or, for
@@ -164,18 +169,42 @@ def _prove(args: argparse.Namespace, progress: ProgressDisplay) -> int:
     return _report(args, results, presets, combinations, time.perf_counter() - start)
 
 
-def house_verdict(refuted: list[str], open_: list[str]) -> str:
-    """The line a house rule's run ends on: SOUND, UNSOUND (with what was refuted), or NOT SETTLED.
+def house_verdict(refuted: list[str], open_: list[str], by: dict[str, str] | None = None) -> str:
+    """The line a house rule's run ends on: SOUND, UNSOUND (what was refuted, and by which rules: ``by`` maps an
+    invariant to them, in words), or NOT SETTLED.
 
+    >>> house_verdict(["FIRST-TRICK-NO-DEADLOCK", "LEGAL-MOVE-EXISTS", "GAME-ENDS"], [],
+    ...               {"FIRST-TRICK-NO-DEADLOCK": "FIRST-NO-POINTS", "LEGAL-MOVE-EXISTS": "FIRST-NO-POINTS",
+    ...                "GAME-ENDS": "SCORE-MOON and END-THRESHOLD"})
+    'UNSOUND: refuted FIRST-TRICK-NO-DEADLOCK, LEGAL-MOVE-EXISTS, by FIRST-NO-POINTS; GAME-ENDS, by SCORE-MOON and END-THRESHOLD. Each refutation above comes with the game that shows it.'
     >>> house_verdict([], ["POINTS-PER-ROUND"])
     'NOT SETTLED: POINTS-PER-ROUND neither proved nor refuted (a timeout: try a larger --timeout).'
     """
     if refuted:
-        return (f"UNSOUND: refuted {', '.join(refuted)} (each refutation above, with the game that shows it)."
+        groups: dict[str, list[str]] = {}
+        for invariant in refuted:
+            groups.setdefault((by or {}).get(invariant, ""), []).append(invariant)
+        said = "; ".join(", ".join(invariants) + (f", by {rules}" if rules else "") for rules, invariants in groups.items())
+        return (f"UNSOUND: refuted {said}. Each refutation above comes with the game that shows it."
                 + (f" Not settled: {', '.join(open_)}." if open_ else ""))
     if open_:
         return f"NOT SETTLED: {', '.join(open_)} neither proved nor refuted (a timeout: try a larger --timeout)."
     return "SOUND: every invariant proved."
+
+
+def _blocking_words(results: list) -> dict[str, str]:
+    """Each refuted invariant's blocking rules in words, with the variant values that set them: ``FIRST-NO-POINTS
+    (first_trick_points = "forbidden")``."""
+    from hearts_ref.variants import Rules
+    from properties.counterexamples import variant_settings
+
+    words: dict[str, str] = {}
+    for result in results:
+        if result.status != "refuted" or result.invariant in words or not result.blocking:
+            continue
+        settings = variant_settings(result.blocking, Rules(**result.changes))
+        words[result.invariant] = " and ".join(result.blocking) + (f" ({', '.join(settings)})" if settings else "")
+    return words
 
 
 def _report(args: argparse.Namespace, results: list, presets: list[str], combinations: dict | None,
@@ -191,12 +220,14 @@ def _report(args: argparse.Namespace, results: list, presets: list[str], combina
         report = report_dict(results, presets=presets, deep=args.deep, timeout=args.timeout, seconds=seconds,
                              combinations=combinations)
         if verdict:
-            report["verdict"] = {"sound": not refuted and not open_, "refuted": refuted, "not_settled": open_}
+            report["verdict"] = {"sound": not refuted and not open_, "refuted": refuted, "not_settled": open_,
+                                 "by": {i: list(next(r.blocking for r in results if r.invariant == i
+                                                     and r.status == "refuted")) for i in refuted}}
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
         parts = report_renderables(results, combinations=combinations, verdict=verdict)
         if verdict:
-            parts.append(Text(house_verdict(refuted, open_), style="bold green" if not refuted and not open_
+            parts.append(Text(house_verdict(refuted, open_, _blocking_words(results)), style="bold green" if not refuted and not open_
                               else "bold red"))
         parts.append(Text(f"{seconds:.1f}s in all."))
         show(*parts)
