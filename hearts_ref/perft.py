@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from hearts_ref.cards import CARDS, Card
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.engine import Engine, EngineRejection, Observation, observe_game
-from hearts_ref.errors import RecordError
+from hearts_ref.errors import HeartsError, RecordError
 from hearts_ref.game import Game
 from hearts_ref.reading import read_json
 from hearts_ref.record_reader import parse_cards, rules_from_json
@@ -255,6 +255,10 @@ def perft_from_json(data: Any, *, where: str = "") -> PerftDeal:
     rules = rules_from_json(data["variant"] | {"preset": data["preset"]}, path="variant", where=where)
     hands = tuple(parse_cards(hand, f"hands[{seat}]", where, decks=rules.decks)
                   for seat, hand in enumerate(data["hands"]))
+    try:   # DECK-CARDS, DECK-REMOVED, DEAL-HANDS: the deal is one the rules deal
+        start_round(rules, hands, direction="none")
+    except HeartsError as error:
+        raise fail("hands", str(error)) from None
     counts = data["counts"]
     if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):
         raise fail("counts", "counts must be whole numbers >= 0")

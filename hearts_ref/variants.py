@@ -322,6 +322,8 @@ def parse_setting(text: str) -> tuple[str, Any]:
 
     >>> parse_setting("jd_bonus=true"), parse_setting("end_threshold=50"), parse_setting('moon="add"')
     (('jd_bonus', True), ('end_threshold', 50), ('moon', 'add'))
+
+    A value is read in any case, as a truth value is (``moon=OFF`` is ``moon=off``, ``jd_bonus=TRUE`` is true).
     """
     name, sep, raw = text.partition("=")
     name = name.strip()
@@ -348,6 +350,10 @@ def parse_setting(text: str) -> tuple[str, Any]:
             return name, int(raw)
         except ValueError:
             raise RulesError(f"{name}: {raw!r} is not a whole number", field=name) from None
+    if isinstance(parameter.values, tuple) and raw not in parameter.values:   # typed by hand: moon=OFF is moon=off,
+        same = [v for v in parameter.values if isinstance(v, str) and v.lower() == raw.lower()]   # as jd_bonus=TRUE
+        if len(same) == 1:
+            return name, same[0]
     return name, raw
 
 

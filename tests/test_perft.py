@@ -191,3 +191,17 @@ def test_an_engine_that_refuses_a_legal_step_while_counting_is_a_deviation_named
     assert shuffled.status == "failed" and shuffled.rule_ids == ("DEAL-HANDS", "DECK-REMOVED"), shuffled
     assert three.status == "failed" and "play(5C)" in three.reason, three
     assert three.rule_ids and three.rule_ids[0] in ("FOLLOW-SUIT", "FOLLOW-VOID", "LEAD-OPEN", "LEAD-HEARTS"), three
+
+
+@pytest.mark.parametrize("edit, why", [
+    (lambda hands: hands[1].append(hands[0].pop()), "hands: DEAL-HANDS: seat 0 holds 12 cards, not 13"),
+    (lambda hands: hands[1].__setitem__(0, hands[0][0]), "hands: DEAL-HANDS: seat 1 holds"),
+])
+def test_a_perft_file_whose_deal_the_rules_do_not_deal_is_refused_naming_the_file(tmp_path, edit, why):
+    data = load_perft("shuffled").to_json()
+    edit(data["hands"])
+    path = tmp_path / "bad-deal.json"
+    path.write_text(json.dumps(data))
+    result = run_cli("perft", str(path), "--depth", "2")
+    assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    assert f"hearts-ref perft: error: {path}: {why}" in result.stderr

@@ -74,6 +74,9 @@ def test_parse_setting_types_values_per_registry():
     assert parse_setting("moon=subtract") == ("moon", "subtract")
     assert parse_setting('moon="subtract"') == ("moon", "subtract")          # strings as the spec writes them
     assert parse_setting('pass_cycle = "left-right-none"') == ("pass_cycle", "left-right-none")
+    assert parse_setting("moon=OFF") == ("moon", "off") and parse_setting("ties=Play-On") == ("ties", "play-on")
+    with pytest.raises(RulesError, match="'offf' is not allowed"):   # a misspelling is still refused, by Rules
+        Rules(**dict([parse_setting("moon=offf")]))
     for bad in ["players=five", "jd_bonus=maybe", "moon", "nosuch=1", 'players="4"', 'jd_bonus="true"']:
         with pytest.raises(RulesError):
             parse_setting(bad)
