@@ -549,3 +549,16 @@ def test_a_finding_not_shrunk_is_not_called_minimal_and_says_why(capsys):
     assert main([*argv, "--shrink-replays", "5000"]) == 1   # shrunk: the game is minimal, and called so
     text = capsys.readouterr().out
     assert "findings (shrunk):" in text and "case differential/uniform/0; minimal game: 1 round(s), 1 trick(s)" in text
+
+
+def test_the_summary_says_why_cases_were_skipped_most_cases_first(capsys):
+    """An engine that plays four players only: its vectors of other tables are skipped, and the summary says so by
+    reason (the steps skipped as a whole have their own line), so that a NOTHING JUDGED or a skip count is explained."""
+    code = main(["conform", "--engine", "python:tests.engines.python_engines:FourPlayersOnly", "--games", "1",
+                 "--preset", "seed003", "--set", "players=3", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 2 and "verdict: GAMES NOT JUDGED" in out
+    assert "  differential, negative: skipped (engine does not support players=3)\n" in out
+    line = next(line for line in out.splitlines() if line.startswith("  skipped cases: "))
+    assert line == ("  skipped cases: 12 engine does not support players=3; 12 engine does not support players=5; "
+                    "4 engine does not support players=6")

@@ -73,6 +73,7 @@ def summary_renderables(report: Report) -> list[Any]:
         elif state.get("note"):
             lines.append(f"  {step}: {state['note']}")
     lines += [f"  {', '.join(steps)}: skipped ({reason})" for reason, steps in skipped.items()]
+    lines += _skip_reasons(report, {step for steps in skipped.values() for step in steps})
     lines += _engine_health(report)
     stopped = [c for c in report.cases if c.details.get("stopped") and c.status in ("passed", "expected-fail")]
     if stopped:   # judged up to where they stopped: a deadlock of the rules (FIRST-NO-POINTS), or a limit
@@ -175,6 +176,18 @@ def _situations_table(report: Report) -> list[Any]:
         table.add_row(str(row["name"]), str(row["count"]), note)
     return [Text(""), Text(f"  situations played through ({report.coverage.get('rounds', 0)} rounds of the games played "
                            "to their end; each counted once per round that reached it):"), indented(table)]
+
+
+def _skip_reasons(report: Report, steps_skipped: set[str]) -> list[str]:
+    """Why cases were skipped, most cases first (those of a step skipped as a whole are said on its own line):
+    ``skipped cases: 14 engine does not support players=3; 12 engine does not support players=5``."""
+    reasons = Counter(case.reason or "no reason given" for case in report.cases
+                      if case.status == "skipped" and case.kind not in steps_skipped)
+    if not reasons:
+        return []
+    shown = [f"{n} {reason}" for reason, n in reasons.most_common(4)]
+    more = len(reasons) - len(shown)
+    return ["  skipped cases: " + "; ".join(shown) + (f"; and {more} other reason{'s' * (more != 1)}" if more else "")]
 
 
 def _verdict(report: Report) -> str:
