@@ -296,7 +296,7 @@ def _head(case: Any) -> str:
 
 def _describe(failed: list[Any]) -> str:
     """The failed cases as text: each finding with its rule IDs, its shrunk game and its replay command."""
-    from hearts_ref.conformance.findings import flaky_text
+    from hearts_ref.conformance.findings import flaky_text, shrink_label
 
     lines = [f"{len(failed)} case(s) deviate from hearts-ref's reference"] if len(failed) > 1 else []
     for case in failed:
@@ -306,12 +306,9 @@ def _describe(failed: list[Any]) -> str:
         deviation = repro.get("deviation") or case.details.get("deviation") or {}
         # the rule first, as every item's first line (pytest's short summary shows it)
         lines.append(f"{'- ' if len(failed) > 1 else ''}{_head(case)}: {case.reason}")
-        search = repro.get("search") or {}
-        cut = search.get("finished") is False   # the budget ran out: maybe not the smallest
+        found, cut = shrink_label(repro)
         tricks = f"{repro['tricks']} trick(s)" + (" in the last" if (repro.get("rounds") or 0) > 1 else "")
-        found = (f"its game, not shrunk ({str(search['skipped']).removeprefix('not shrunk: ')}):" if "skipped" in search
-                 else "the smallest game found" if cut else "shrunk to")
-        lines.append(f"  first seen in {case.id}; {found} "
+        lines.append(f"  first seen in {case.id}; {found}: "
                      f"{repro['rounds']} round(s), {tricks}: at {deviation.get('where')}"
                      + ("; the shrink's budget ran out first" if cut else ""))
         for played in repro.get("game", []):

@@ -130,7 +130,7 @@ def test_a_shrink_counted_in_replays_gives_the_same_game_run_after_run_and_says_
                       or line.startswith("  replay: hearts-ref conform")])
         assert result.returncode == 1
     assert shown[0] == shown[1] and len(shown[0]) == 2, shown
-    assert shown[0][0].startswith("  first seen in differential/uniform/0; the smallest game found 1 round(s), ")
+    assert shown[0][0].startswith("  first seen in differential/uniform/0; smallest game found: 1 round(s), ")
     assert shown[0][0].endswith("; the shrink's budget ran out first") and "1 trick(s)" not in shown[0][0]
 
 

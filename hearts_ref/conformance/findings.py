@@ -111,6 +111,22 @@ def failure_message(what: str, error: BaseException) -> str:
     return f"{verdict}: {what}: {rest}"
 
 
+def shrink_label(repro: dict[str, Any]) -> tuple[str, bool]:
+    """How far a finding's game was shrunk, as the summary and the pytest items say it, and whether the shrink was
+    cut short: ``minimal game``, ``smallest game found`` (its budget ran out), or ``its game, not shrunk (why)``.
+
+    >>> shrink_label({"search": {"finished": True}}), shrink_label({"search": {"finished": False}})
+    (('minimal game', False), ('smallest game found', True))
+    >>> shrink_label({"search": {"skipped": "not shrunk: no shrink budget"}})[0]
+    'its game, not shrunk (no shrink budget)'
+    """
+    search = repro.get("search") or {}
+    cut = search.get("finished") is False   # the budget ran out: maybe not the smallest
+    if "skipped" in search:   # the game up to the finding's round
+        return f"its game, not shrunk ({str(search['skipped']).removeprefix('not shrunk: ')})", cut
+    return ("smallest game found" if cut else "minimal game"), cut
+
+
 def flaky_text(replays: dict[str, Any], found_at: Any) -> str:
     """How the replays of a flaky finding went (``replays``: its times, the ``finding`` replayed, and its runs, each
     with the step it failed at, or None, and the finding it showed), beside the step it was found at: ``FLAKY:

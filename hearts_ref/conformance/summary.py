@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from hearts_ref.conformance.findings import flaky_text
+from hearts_ref.conformance.findings import flaky_text, shrink_label
 from hearts_ref.conformance.report import FAILING, STATUSES, Case, Report
 from hearts_ref.engines.health import ReplyTimes
 from hearts_ref.variants import setting_text
@@ -127,11 +127,7 @@ def summary_renderables(report: Report) -> list[Any]:
             tricks = f"{repro.get('tricks')} trick(s)" + (" in the last" if (repro.get("rounds") or 0) > 1 else "")
             size = (f"{repro.get('rounds')} round(s), {tricks}, {repro.get('steps')} steps"
                     if repro.get("steps") else "none, it fails at the game's start (new_game)")
-            search = repro.get("search") or {}
-            cut = search.get("finished") is False   # the budget ran out: maybe not the smallest
-            kept = str(search["skipped"]).removeprefix("not shrunk: ") if "skipped" in search else None
-            found = (f"its game, not shrunk ({kept})" if kept is not None   # the game up to the finding's round
-                     else "smallest game found" if cut else "minimal game")
+            found, cut = shrink_label(repro)
             tail.append(f"    case {case.id}; {found}: {size}"
                         + ("" if repro.get("first_difference", True) else "; not its game's first difference")
                         + ("; the shrink's budget ran out first" if cut else ""))
