@@ -116,7 +116,7 @@ class Channel:
         """The outcome of ``line``, the reply to command ``seq``; one that breaks the protocol raises."""
         what = _what(command, seq)
         try:
-            outcome = read_reply(line, seq, what, steps=steps)
+            outcome = read_reply(line, seq, what, steps=steps, command=command)
         except WireError as error:
             hint = (_BANNER_HINT if seq == 0 else _LOG_HINT) if str(error).startswith("not JSON") else ""
             raise self.broken(f"bad reply to {what}: {error}{hint}") from None

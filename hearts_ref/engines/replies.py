@@ -23,8 +23,9 @@ class Step(NamedTuple):
     legal: CardSet
 
 
-def read_reply(line: bytes, seq: int, what: str, *, steps: bool = False) -> Any:
-    """Return what the reply ``line`` to command ``seq`` (``what``, in words) says; WireError says why not.
+def read_reply(line: bytes, seq: int, what: str, *, steps: bool = False, command: str | None = None) -> Any:
+    """Return what the reply ``line`` to command ``seq`` (``what``, in words; ``command``, its name) says; WireError
+    says why not.
 
     An ``ok`` reply gives its fields (a :class:`Step` when ``steps``: the reply of a command that
     changes the state); a refusal gives its :class:`~hearts_ref.engine.EngineRejection` or
@@ -50,12 +51,17 @@ def read_reply(line: bytes, seq: int, what: str, *, steps: bool = False) -> Any:
         return reply if not steps else Step(observation_from_wire(reply.get("observation")),
                                             cards_from_wire(reply.get("legal"), field="legal", strict=True))
     if ok is False:
-        return refusal(reply.get("error"), what)
+        return refusal(reply.get("error"), what, command)
     raise WireError("it needs \"ok\": true or false")
 
 
-def refusal(error: Any, what: str) -> Exception:
-    """The exception for an ``"ok": false`` reply: a rejection, an unsupported variant, an internal error."""
+def refusal(error: Any, what: str, command: str | None = None) -> Exception:
+    """The exception for an ``"ok": false`` reply to ``what`` (the command ``command``): a rejection, an unsupported
+    variant, an internal error.
+
+    >>> str(refusal({"kind": "unsupported", "message": "no J♦ bonus"}, "'new_game' (seq 4)", "new_game"))
+    "'new_game' answered unsupported: no J♦ bonus"
+    """
     if not isinstance(error, dict) or error.get("kind") not in ERROR_KINDS or not isinstance(error.get("message"), str):
         raise WireError(f"a refusal needs \"error\": {{\"kind\": one of {', '.join(ERROR_KINDS)}, \"message\": text}}")
     kind, message, rule = error["kind"], error["message"], error.get("rule")
@@ -63,8 +69,8 @@ def refusal(error: Any, what: str) -> Exception:
         raise WireError("'error.rule' must be a rule ID string")
     if kind == "illegal":
         return EngineRejection(message, rule)
-    if kind == "unsupported":   # a skip's reason: without the seq, which differs between an engine's processes
-        return EngineUnsupported(f"{what.partition(' (seq ')[0]} answered unsupported: {message}")
+    if kind == "unsupported":   # a skip's reason: the command without its seq, which differs between processes
+        return EngineUnsupported(f"{what if command is None else repr(command)} answered unsupported: {message}")
     if kind == "internal":
         return EngineInternalError(f"engine reported an internal error on {what}: {message}")
     return EngineProtocolError(f"engine refused {what} as a bad request: {message}")
