@@ -106,14 +106,30 @@ class AceLow(ReferenceEngine):
         self.game = self.game._replace(round=_moved(after._replace(leader=winner, taken=tuple(taken)), winner))
 
 
-class _OpensOwnWay(ReferenceEngine):
-    """A bug in who opens the round: once the cards are dealt, and again once they are passed, the round about to
-    open is given the leader and the legal cards :meth:`_opener` says (None: as the reference opens it)."""
+class _AmendsTheDeal(ReferenceEngine):
+    """A bug in the round as dealt: once the cards are dealt, and again once each pass is made, :meth:`_amend`
+    changes the round in play."""
+
+    def _amend(self) -> None:
+        raise NotImplementedError
+
+    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
+        super().start_round(hands, direction)
+        self._amend()
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        super().pass_cards(seat, cards)
+        self._amend()
+
+
+class _OpensOwnWay(_AmendsTheDeal):
+    """A bug in who opens the round: the round about to open is given the leader and the legal cards
+    :meth:`_opener` says (None: as the reference opens it)."""
 
     def _opener(self, state: RoundState) -> tuple[int, int] | None:
         raise NotImplementedError
 
-    def _open(self) -> None:
+    def _amend(self) -> None:
         state = self.game.round
         if state is None or state.phase != "play" or state.tricks or state.trick:
             return
@@ -121,14 +137,6 @@ class _OpensOwnWay(ReferenceEngine):
         if opener is not None:
             seat, legal = opener
             self.game = self.game._replace(round=state._replace(leader=seat, to_play=seat, legal=legal))
-
-    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
-        super().start_round(hands, direction)
-        self._open()
-
-    def pass_cards(self, seat: int, cards: CardSet) -> None:
-        super().pass_cards(seat, cards)
-        self._open()
 
 
 class WrongCardsRemoved(_OpensOwnWay):
@@ -386,7 +394,7 @@ class BrokenAtTrickEnd(ReferenceEngine):
         return seen
 
 
-class HeartsStayBroken(ReferenceEngine):
+class HeartsStayBroken(_AmendsTheDeal):
     """BREAK-DISCARD: hearts once broken stay broken for the rest of the game: the flag belongs to the game and is
     cleared by ``new_game`` only, not at the start of each round."""
 
@@ -396,26 +404,18 @@ class HeartsStayBroken(ReferenceEngine):
         super().new_game(rules)
         self.ever_broken = False
 
-    def _keep_broken(self) -> None:
+    def _amend(self) -> None:
         state = self.game.round
         if state is None or not self.ever_broken or state.hearts_broken:
             return
         state = state._replace(context=state.context._replace(hearts_broken=True))
         self.game = self.game._replace(round=_moved(state, state.to_play) if state.to_play >= 0 else state)
 
-    def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
-        super().start_round(hands, direction)
-        self._keep_broken()
-
-    def pass_cards(self, seat: int, cards: CardSet) -> None:
-        super().pass_cards(seat, cards)
-        self._keep_broken()
-
     def play(self, card: Card) -> None:
         super().play(card)
         state = self.game.round
         self.ever_broken = self.ever_broken or (state is not None and state.hearts_broken)
-        self._keep_broken()
+        self._amend()
 
 
 # 06 Tricks ------------------------------------------------------------------------------------
