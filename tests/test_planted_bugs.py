@@ -41,7 +41,9 @@ OTHERS = [(engine, rule, ()) for engine, rule in TURNS.items()] + [
 # Anything else named first is a symptom of the bug named as a cause (a refusal judged on hands the engine passed
 # another way, say), and fails.
 AMBIGUOUS = {"StaleLeadContext": ("LEAD-HEARTS",), "BrokenAtTrickEnd": ("BREAK-QUEEN",),
-             "DealerLeads": ("DECK-REMOVED", "LEAD-OPEN")}
+             "DealerLeads": ("DECK-REMOVED", "LEAD-OPEN"),
+             # a vector stops at its first difference, where the ace ranked low may explain the seat it has lead
+             "PlaceInTrickWins": ("DECK-CARDS",)}
 
 
 def _conform(capsys, *argv: str) -> tuple[int, dict]:
@@ -126,6 +128,8 @@ def test_trick_winner_last_copy_wins_is_found_in_seed003_two_deck_games_and_the_
     ("NextClubOpens", "LEAD-OPEN", ("--preset", "seed002", "--set", "players=3", "--set", "pass_cycle=left-right-none")),
     ("HolderBeforePassOpens", "LEAD-OPEN", ()),   # its leader the dealer too, with no card it may play
     ("TwoOfClubsAlwaysOpens", "LEAD-OPEN", ("--set", "players=3", "--set", "pass_cycle=left-right-none")),
+    ("RightPassesLeftSaysWhy", "PASS-CYCLE", ()),   # its citing a card on its way the other way: PASS-CYCLE
+    ("AceLow", "DECK-CARDS", ()),
 ])
 def test_a_bug_whose_every_finding_is_named_by_its_rule(engine, rule_id, rules, capsys):
     """Every failed case names the bug's rule first: with 5 players the club next above the lowest (4C) is also what
@@ -137,6 +141,19 @@ def test_a_bug_whose_every_finding_is_named_by_its_rule(engine, rule_id, rules, 
     named = [(c["id"], c["rule_ids"]) for c in failed if c["rule_ids"][0] != rule_id]
     assert failed and all(rules[0] == "DECK-REMOVED" and ("five" in case or "5-players" in case)
                           for case, rules in named), named
+
+
+def test_a_wrong_winner_that_the_ace_ranked_low_would_explain_is_trick_winner_once_the_game_shows_the_ace_high(capsys):
+    """TRICK-WINNER, DECK-CARDS: an engine that gives the trick to the seat numbered as the winning card's place in
+    it sometimes has the seat lead that the ace ranked low would make win. A trick of the game that went to the ace
+    (or to another card the ace ranked low would not make win) shows it ranks the ace high: every game's finding is
+    then TRICK-WINNER first; a vector, stopped at its first difference, may still say DECK-CARDS first."""
+    code, report = _conform(capsys, "--engine", "python:tests.engines.planted:PlaceInTrickWins", "--games", "60")
+    findings = [f for f in report["summary"]["findings"] if not f["expected"]]
+    assert code == 1 and findings[0]["rule_id"] == "TRICK-WINNER", findings
+    games = [c for c in report["cases"] if c["status"] == "failed" and c["kind"] in ("differential", "negative")]
+    named = [(c["id"], c["rule_ids"]) for c in games if c["rule_ids"][0] != "TRICK-WINNER"]
+    assert len(games) > 60 and not named, named
 
 
 def test_hearts_kept_broken_into_the_next_round_is_found_at_that_rounds_deal(capsys):

@@ -38,7 +38,7 @@ from typing import NamedTuple
 from hearts_ref.cards import COPY_OFFSET, QUEEN_OF_SPADES, suit_of
 from hearts_ref.cardset import JACK_OF_DIAMONDS_BIT, SUIT_MASKS, bits_of
 from hearts_ref.engine import Observation
-from hearts_ref.game import Game, is_game_over
+from hearts_ref.game import Game, RoundResult, is_game_over
 from hearts_ref.legality import Context, allowing_rule, breaks_hearts, legal_plays, rejecting_rule
 from hearts_ref.round import RoundState, first_trick_seats, trick_winner
 from hearts_ref.scoring import JACK_POINTS, MOON_POINTS, NO_TRICKS_BONUS, card_points
@@ -49,7 +49,7 @@ from hearts_ref.conformance.findings import Difference
 
 __all__ = ["StepFacts", "legal_rules", "stale_lead", "opening_rules", "observation_rules", "shape_rules",
            "astray_citation", "in_rule_order", "taken_in_round", "trick_taker", "ambiguous_winner", "told_winner_rule",
-           "FIELDS"]
+           "ace_low_refuted", "FIELDS"]
 
 FIELDS = ("phase", "to_move", "trick", "hearts_broken", "points_taken", "round_scores", "totals",
           "game_over", "winners")
@@ -234,7 +234,7 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
     in_suit = [(k, c) for k, c in enumerate(cards) if suit_of(c) == led]
     position, _ = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)   # the ace ranked below the two
     named = ["TRICK-WINNER"]
-    if seats[position] == actual.to_move:
+    if seats[position] == actual.to_move and not ace_low_refuted(facts.game.results, before):
         # Two decks: when the later of two identical top cards was played by that seat too, the identical-card
         # rule of TRICK-WINNER explains it with no other rule broken (the ace ranks high elsewhere).
         top = max(c % 13 for _, c in in_suit)
@@ -242,6 +242,26 @@ def _winner_rules(facts: StepFacts, actual: Observation) -> list[str]:
         two_copies = len(copies) == 2 and seats[copies[1]] == actual.to_move
         named = ["TRICK-WINNER", "DECK-CARDS"] if two_copies else ["DECK-CARDS", "TRICK-WINNER"]
     return named if credited == actual.to_move else named + ["LEAD-WINNER"]
+
+
+def ace_low_refuted(results: Sequence[RoundResult], state: RoundState | None) -> bool:
+    """Whether a trick of the game went elsewhere than to the highest card of the suit led with the ace ranked low:
+    then the engine does not rank the ace low, and a wrong winner is not DECK-CARDS. Who the engine gave a trick to
+    is the seat it had lead after it, the next trick's leader (the runner follows the engine's leader): the tricks
+    of the rounds played (``results``, a round's last trick telling none) and of the round in play (``state``; a
+    trick just completed tells none until the next is begun: the game may have stopped at it)."""
+    taken = [(trick, later.leader) for result in results for trick, later in zip(result.tricks, result.tricks[1:])]
+    if state is not None:   # the last trick's taker leads the trick in play, once a card of it is played
+        taken += zip(state.tricks, [trick.leader for trick in state.tricks[1:]] + [state.leader] * bool(state.trick))
+    for trick, taker in taken:
+        if trick.seats is not None:   # a seat played two cards (uneven hands): not one card from each seat
+            continue
+        led = suit_of(trick.indices[0])
+        in_suit = [(k, card) for k, card in enumerate(trick.indices) if suit_of(card) == led]
+        place = max(in_suit, key=lambda kc: (kc[1] % 13 + 1) % 13)[0]   # (with two copies, the first played)
+        if taker != (trick.leader + place) % len(trick.indices):
+            return True
+    return False
 
 
 WINNER_RULES = ("LEAD-WINNER", "TRICK-WINNER", "DECK-CARDS")   # who leads after a trick (:func:`_winner_rules`)

@@ -34,6 +34,7 @@ from hearts_ref.engine import Engine, EngineRejection, Observation, seated_play,
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays, rejecting_rule
 from hearts_ref.round import RoundState
+from hearts_ref.variants import PASS_DIRECTIONS
 from hearts_ref.conformance.astray import citation_readings
 from hearts_ref.conformance.refusals import accepted_pass_rules, cited_rule
 from hearts_ref.conformance.findings import Deviation, Difference, failure_message
@@ -49,6 +50,30 @@ NEGATIVE_RULES = ("LEAD-OPEN", "LEAD-HEARTS", "FOLLOW-SUIT", "FIRST-NO-POINTS", 
 def _never_astray(cited: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """No rule an engine cites says its hands are astray (a pass, a play by another seat than the one to move)."""
     return (), ()
+
+
+def _pass_astray(state: RoundState, seat: int, cards: int) -> Callable[[str], tuple[tuple[str, ...], tuple[str, ...]]]:
+    """What an engine's citing PASS-SIMULTANEOUS says when it refuses ``seat``'s pass of ``cards``: that one of them
+    is on its way to ``seat``. When no seat passes it to ``seat`` in the reference's direction but a seat that has
+    chosen it would in another, the engine passes the other way (PASS-CYCLE, put first)."""
+    def readings(cited: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if cited != "PASS-SIMULTANEOUS" or not state.passing:
+            return (), ()
+        n, here = state.rules.players, state.rules.pass_offset(state.direction)
+        for direction in PASS_DIRECTIONS:
+            if direction in ("none", state.direction) or (direction == "across" and n % 2):
+                continue
+            offset = state.rules.pass_offset(direction)
+            if offset == here:
+                continue
+            coming = 0
+            for giver, given in enumerate(state.passes):
+                if given and (giver + offset) % n == seat:
+                    coming |= given
+            if cards & coming:
+                return ("PASS-CYCLE",), ()
+        return (), ()
+    return readings
 
 
 def _astray(state: RoundState, card: int, legal: int) -> Callable[[str], tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -145,7 +170,8 @@ class NegativeChecks:
             if by != seat:
                 where["chose"] = str(CardSet.from_mask(state.passes[by]))
             finding = self._offer(engine, rule, forbidding, seen, 0, step, where,
-                                  lambda c=chosen, b=by: engine.pass_cards(b, c), key=key)
+                                  lambda c=chosen, b=by: engine.pass_cards(b, c), _pass_astray(state, by, chosen.mask),
+                                  key=key)
             if finding is not None:
                 found.append(finding)
                 if finding.kind != "wrong-rule":

@@ -26,7 +26,8 @@ from hearts_ref.engine import Observation, observation_problem
 from hearts_ref.engines.failures import ENGINE_ERRORS, EngineUnsupported
 from hearts_ref.legality import legal_plays
 from hearts_ref.scoring import card_points
-from hearts_ref.conformance.diagnose import StepFacts, ambiguous_winner, told_winner_rule, trick_taker
+from hearts_ref.conformance.diagnose import (StepFacts, ace_low_refuted, ambiguous_winner, told_winner_rule,
+                                             trick_taker)
 from hearts_ref.conformance.findings import Deviation, GameRun
 from hearts_ref.conformance.judge import diverged, judge_observation
 
@@ -244,9 +245,24 @@ class Verdicts:
                     finding, rule_ids=tuple(r for r in finding.rule_ids if r != "LEAD-WINNER"),
                     message=finding.message + note)
 
+    def fold_ace_low(self) -> None:
+        """DECK-CARDS, TRICK-WINNER: a wrong winner that the ace ranked low would explain, named DECK-CARDS first, is
+        put down to TRICK-WINNER when a trick of the game, before it or after, shows that the engine does not rank
+        the ace low (:func:`~.diagnose.ace_low_refuted`)."""
+        low = [k for k, f in enumerate(self.findings) if f.rule_ids[:1] == ("DECK-CARDS",) and "TRICK-WINNER" in f.rule_ids]
+        if not low or not ace_low_refuted(self.game.results, self.state):
+            return
+        for k in low:
+            finding = self.findings[k]
+            self.findings[k] = dataclasses.replace(finding, rule_ids=("TRICK-WINNER",) + tuple(
+                r for r in finding.rule_ids if r != "TRICK-WINNER"), message=finding.message
+                + "; another trick of the game went to a card that the ace ranked low would not make win: "
+                  "the ace ranks high there, so a wrong winner, not the ace ranked low")
+
     def outcome(self, stopped: str) -> GameRun:
         self.forecast.depart()   # the script holds the choices made, not those forecast
         self.fold_stale_leads()
+        self.fold_ace_low()
         self.fold_leads()
         negative = self.negative
         played_out = not stopped and self.game.over and self.error is None

@@ -80,10 +80,11 @@ class FourSeatScoreSheet(ReferenceEngine):
                                    totals=four(seen.totals))
 
 
-class AceLow(ReferenceEngine):
-    """DECK-CARDS: the ace ranks below the two when the trick is decided."""
+class _AwardsTricks(ReferenceEngine):
+    """A bug in who wins a trick of one card from each seat: :meth:`_winner` says who takes it (and leads next)."""
 
-    name = "planted-ace-low"
+    def _winner(self, leader: int, trick: tuple[int, ...], players: int) -> int:
+        raise NotImplementedError
 
     def play(self, card: Card) -> None:
         state = self.game.round
@@ -94,9 +95,7 @@ class AceLow(ReferenceEngine):
         if not completes or after is None:
             return
         trick = state.trick + (card.index,)
-        led = suit_of(trick[0])
-        rank = lambda c: (c % 13 + 1) % 13 if suit_of(c) == led else -1   # noqa: E731  (ace = 0)
-        winner = (state.leader + max(range(len(trick)), key=lambda k: rank(trick[k]))) % state.rules.players
+        winner = self._winner(state.leader, trick, state.rules.players)
         if winner == after.leader:
             return
         won = sum(1 << c for c in trick)
@@ -104,6 +103,28 @@ class AceLow(ReferenceEngine):
         taken[after.leader] &= ~won
         taken[winner] |= won
         self.game = self.game._replace(round=_moved(after._replace(leader=winner, taken=tuple(taken)), winner))
+
+
+class AceLow(_AwardsTricks):
+    """DECK-CARDS: the ace ranks below the two when the trick is decided."""
+
+    name = "planted-ace-low"
+
+    def _winner(self, leader: int, trick: tuple[int, ...], players: int) -> int:
+        led = suit_of(trick[0])
+        rank = lambda c: (c % 13 + 1) % 13 if suit_of(c) == led else -1   # noqa: E731  (ace = 0)
+        return (leader + max(range(len(trick)), key=lambda k: rank(trick[k]))) % players
+
+
+class PlaceInTrickWins(_AwardsTricks):
+    """TRICK-WINNER: the highest card of the suit led wins, but the trick goes to the seat numbered as that card's
+    place in the trick (0 for the card led), not to the seat that played it."""
+
+    name = "planted-place-in-trick-wins"
+
+    def _winner(self, leader: int, trick: tuple[int, ...], players: int) -> int:
+        led = suit_of(trick[0])
+        return max(range(len(trick)), key=lambda k: trick[k] % 13 if suit_of(trick[k]) == led else -1)
 
 
 class _AmendsTheDeal(ReferenceEngine):
@@ -272,6 +293,26 @@ class RightPassesLeft(ReferenceEngine):
 
     def start_round(self, hands: Sequence[CardSet], direction: str) -> None:
         super().start_round(hands, "left" if direction == "right" else direction)
+
+
+class RightPassesLeftSaysWhy(RightPassesLeft):
+    """PASS-CYCLE: as :class:`RightPassesLeft`, and a pass of a card on its way to the seat (in the engine's own
+    direction) is refused citing PASS-SIMULTANEOUS, as an engine that explains its refusals would."""
+
+    name = "planted-right-passes-left-says-why"
+
+    def pass_cards(self, seat: int, cards: CardSet) -> None:
+        state = self.game.round
+        if state is not None and state.passing:
+            offset, n = state.rules.pass_offset(state.direction), state.rules.players   # its own (wrong) direction
+            coming = 0
+            for giver, given in enumerate(state.passes):
+                if given and (giver + offset) % n == seat:
+                    coming |= given
+            if cards.mask & coming:
+                raise EngineRejection(f"seat {seat} does not hold {CardSet.from_mask(cards.mask & coming)} yet: cards "
+                                      "change hands only when every seat has chosen", "PASS-SIMULTANEOUS")
+        super().pass_cards(seat, cards)
 
 
 # 03 Leading -----------------------------------------------------------------------------------
@@ -693,7 +734,8 @@ PLANTED: dict[type, str] = {
 MORE_PLANTED: dict[type, str] = {MoonOff: "SCORE-MOON", StrictThreshold: "END-THRESHOLD", LastCopyWins: "TRICK-WINNER",
                                   RightPassesLeft: "PASS-CYCLE", UnfollowedFirstTrick: "TRICK-WINNER",
                                   LeaderLeadsAgain: "LEAD-WINNER", HeartsStayBroken: "BREAK-DISCARD",
-                                  HolderBeforePassOpens: "LEAD-OPEN"}
+                                  HolderBeforePassOpens: "LEAD-OPEN", PlaceInTrickWins: "TRICK-WINNER",
+                                  RightPassesLeftSaysWhy: "PASS-CYCLE"}
 
 
 
