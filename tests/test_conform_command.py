@@ -562,3 +562,20 @@ def test_the_summary_says_why_cases_were_skipped_most_cases_first(capsys):
     line = next(line for line in out.splitlines() if line.startswith("  skipped cases: "))
     assert line == ("  skipped cases: 12 engine does not support players=3; 12 engine does not support players=5; "
                     "4 engine does not support players=6")
+
+
+def test_replay_commands_wait_for_the_engine_as_the_run_did(capsys, tmp_path):
+    """A run with --timeout 2: each replay line gives --timeout 2 again (a replay of a slow engine would otherwise
+    wait 5 s, or time out where the run did not), and vectors run and perft take the option too."""
+    report_path = tmp_path / "r.json"
+    code = main(["conform", "--engine", "python:tests.engines.planted:AceLow", "--games", "2", "--timeout", "2",
+                 "--shrink-time", "0", "--quiet", "--report", str(report_path)])
+    out = capsys.readouterr().out
+    replays = [line.strip() for line in out.splitlines() if line.strip().startswith("replay: hearts-ref")]
+    assert code == 1 and replays and all(" --timeout 2 " in line for line in replays), replays
+    assert load_report(report_path).engine["options"] == "--timeout 2"
+    vector = next(line for line in replays if " vectors run " in line).removeprefix("replay: hearts-ref ")
+    import shlex
+    assert main(shlex.split(vector)) == 1   # the vector still fails, with the option read
+    capsys.readouterr()
+    assert main(["perft", "shuffled", "--depth", "3", "--engine", "reference", "--timeout", "2"]) == 0

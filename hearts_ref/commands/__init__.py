@@ -9,7 +9,10 @@ from typing import Any
 
 from hearts_ref.variants import DEFAULT_PRESET, PARAMETERS, PRESETS, Rules, parse_settings, setting_text, suggest
 
-__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count", "preset_name"]
+__all__ = ["add_rules_arguments", "rules_from_args", "rules_label", "positive_seconds", "process_count", "preset_name",
+           "add_engine_timeouts", "engine_timeouts", "MAX_ENGINE_TIMEOUT"]
+
+MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-timeout
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = DEFAULT_PRESET) -> None:
@@ -43,6 +46,25 @@ def process_count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"the number of processes must be a whole number >= 1, got {text!r}")
     return int(text)
+
+
+def add_engine_timeouts(parser: argparse.ArgumentParser) -> None:
+    """Add ``--timeout S`` and ``--startup-timeout S``: how long an engine program may take to answer one command,
+    and to start (the same options, and defaults, in every command that runs an engine)."""
+    parser.add_argument("--timeout", type=_engine_seconds, default=5.0, metavar="S",
+                        help="seconds an engine program may take to answer one command (default 5)")
+    parser.add_argument("--startup-timeout", type=_engine_seconds, default=10.0, metavar="S",
+                        help="seconds an engine program may take to start and answer the handshake (default 10)")
+
+
+def engine_timeouts(args: argparse.Namespace) -> dict[str, float]:
+    """The engine program's timeouts that :func:`add_engine_timeouts` read, as the engine loader takes them."""
+    return {"timeout": args.timeout, "startup_timeout": args.startup_timeout}
+
+
+def _engine_seconds(text: str) -> float:
+    """Parse ``--timeout`` or ``--startup-timeout``: a number of seconds, more than 0, at most a day."""
+    return positive_seconds(text, MAX_ENGINE_TIMEOUT)
 
 
 def positive_seconds(text: str, maximum: float = math.inf) -> float:

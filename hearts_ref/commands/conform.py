@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hearts_ref.commands import add_rules_arguments, positive_seconds, rules_from_args
+from hearts_ref.commands import add_engine_timeouts, add_rules_arguments, rules_from_args
 from hearts_ref.console import ProgressDisplay, is_terminal, printable, show
 from hearts_ref.errors import HeartsError, RecordError
 
@@ -60,10 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", metavar="FILE.xml", help="write JUnit XML")
     parser.add_argument("--replay", metavar="CASE", help="replay one case: a case JSON file or an 'hr1:' token")
     parser.add_argument("--merge", nargs="+", metavar="FILE.json", help="merge the reports of shards")
-    parser.add_argument("--timeout", type=_engine_seconds, default=5.0, metavar="S",
-                        help="seconds an engine program may take to answer one command (default 5)")
-    parser.add_argument("--startup-timeout", type=_engine_seconds, default=10.0, metavar="S",
-                        help="seconds an engine program may take to start and answer the handshake (default 10)")
+    add_engine_timeouts(parser)
     parser.add_argument("--abandon-after", type=_count, default=3, metavar="K",
                         help="give up on an engine program that failed the same way (a timeout, a crash, a "
                              "protocol error) in K games in a row: the cases left are reported abandoned "
@@ -84,14 +81,6 @@ def _shrink_budget(args: argparse.Namespace) -> Any:
     if args.shrink_replays is None:
         return 10.0 if args.shrink_time is None else args.shrink_time
     return Budget(seconds=args.shrink_time, replays=args.shrink_replays)
-
-
-MAX_ENGINE_TIMEOUT = 86400.0   # seconds: a day, for --timeout and --startup-timeout
-
-
-def _engine_seconds(text: str) -> float:
-    """Parse ``--timeout`` or ``--startup-timeout``: a number of seconds, more than 0, at most a day."""
-    return positive_seconds(text, MAX_ENGINE_TIMEOUT)
 
 
 def _count(text: str) -> int:

@@ -15,6 +15,7 @@ import time
 from contextlib import nullcontext
 from typing import Any
 
+from hearts_ref.commands import add_engine_timeouts, engine_timeouts
 from hearts_ref.engine import EngineRejection
 from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.errors import HeartsError
@@ -32,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default=None, metavar="SPEC",
                         help="count through an engine instead of the reference's own states (each position is "
                              f"reached by replaying its plays, so this is slow): {SPEC_HELP}")
+    add_engine_timeouts(parser)
     parser.add_argument("--list", action="store_true", help="list the deals of spec/perft/ and their depths")
     parser.epilog = ("exit codes: 0 the count matches the file (or the file has none), 1 it differs (or the engine "
                      "refused a legal step), 2 bad input")
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if depth > plays:
         raise HeartsError(f"--depth {depth} is more than the {plays} plays of a round from deal {deal.name} "
                           f"(depth 1..{plays}; {deal.name} records counts to depth {len(deal.counts)})")
-    with opened_engine(args.engine) if args.engine else nullcontext() as engine:
+    with opened_engine(args.engine, **engine_timeouts(args)) if args.engine else nullcontext() as engine:
         try:
             return _count(args, deal, depth, engine)
         except EngineRejection as error:   # a legal step refused: a deviation of the engine (exit 1), not bad input

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hearts_ref.commands import add_engine_timeouts, engine_timeouts
 from hearts_ref.console import ProgressDisplay, printable
 from hearts_ref.engines.load import SPEC_HELP, opened_engine
 from hearts_ref.errors import HeartsError
@@ -56,6 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"the engine to run the vectors on (default reference): {SPEC_HELP}")
     runner.add_argument("--case", action="append", default=[], metavar="TEXT",
                         help="run only cases whose ID contains TEXT (repeatable)")
+    add_engine_timeouts(runner)
     runner.add_argument("--verbose", action="store_true", help="print every case, passed ones too")
     runner.add_argument("--json", action="store_true", help="print the results as JSON")
     runner.add_argument("--validate-schema", action="store_true",
@@ -123,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.case:
         _check_case_texts(args.case, [c.id for c in cases])
         cases = [c for c in cases if any(text in c.id for text in args.case)]
-    with opened_engine(args.engine) as engine, ProgressDisplay("vectors", quiet=args.quiet, unit="cases") as shown:
+    with opened_engine(args.engine, **engine_timeouts(args)) as engine, ProgressDisplay("vectors", quiet=args.quiet, unit="cases") as shown:
         start = time.perf_counter()
         done = itertools.count(1)
         results = run_vectors(engine, cases, progress=lambda result: shown(next(done), len(cases), result.case_id))

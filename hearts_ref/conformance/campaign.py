@@ -57,6 +57,17 @@ class Campaign:
     jobs: int = 1
     stop_at_first: bool = False     # end each game at its first difference instead of playing on
 
+    @property
+    def engine_options(self) -> str:
+        """The engine options of the run that differ from the defaults, as a replay command gives them again:
+        ``--timeout 1``.
+
+        >>> Campaign("./engine", Rules(), timeout=1.0).engine_options, Campaign("./engine", Rules()).engine_options
+        ('--timeout 1', '')
+        """
+        given = (("--timeout", self.timeout, 5.0), ("--startup-timeout", self.startup_timeout, 10.0))
+        return " ".join(f"{option} {value:g}" for option, value, default in given if value != default)
+
     def load_engine(self) -> Engine:
         return load_engine(self.spec, timeout=self.timeout, startup_timeout=self.startup_timeout,
                            abandon_after=self.abandon_after)
@@ -105,7 +116,7 @@ def _run_one(campaign: Campaign, engine: Engine, shard: tuple[int, int], progres
                              negative_games=campaign.negative_games, vectors=campaign.vectors, shard=shard,
                              time_limit=campaign.time_limit, shrink_budget=campaign.shrink_budget,
                              spec=campaign.spec, stop_at_first=campaign.stop_at_first, progress=progress,
-                             started=started)
+                             started=started, engine_options=campaign.engine_options)
     _add_reply_times(report, engine)
     return report
 

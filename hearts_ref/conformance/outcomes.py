@@ -82,7 +82,7 @@ def _open_items(case: Case, run: GameRun) -> list[tuple[dict[str, Any], Deviatio
 
 def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], *, budget: float | Budget,
               max_shrinks: int, spec: str, time_left: Callable[[], float] | None = None,
-              fresh: Callable[[], Engine] | None = None, replays: int = REPLAYS) -> None:
+              fresh: Callable[[], Engine] | None = None, replays: int = REPLAYS, options: str = "") -> None:
     """Give each distinct finding of these failing games one reproduction, shrunk within ``budget`` (a
     :class:`~hearts_ref.conformance.shrink.Budget`, or seconds; at most ``max_shrinks`` of them, and within
     the time left); point the other cases at it.
@@ -92,16 +92,16 @@ def reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, boo
     the same way every time is *flaky*, and so is each case whose findings all are.
     """
     with reproducing(engine):   # an engine abandoned since is still asked: its findings are reproduced on it
-        _reproduce(engine, rules, games, Budget.of(budget), max_shrinks, spec, time_left, fresh, replays)
+        _reproduce(engine, rules, games, Budget.of(budget), max_shrinks, spec, time_left, fresh, replays, options)
 
 
 def _reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bool]], budget: Budget,
                max_shrinks: int, spec: str, time_left: Callable[[], float] | None, fresh: Callable[[], Engine] | None,
-               replays: int) -> None:
+               replays: int, options: str = "") -> None:
     first: dict[tuple[str, str], str] = {}
     flaky: dict[tuple[str, str], bool] = {}
     for case, run, negative in games:
-        case.details["replay"] = replay_command(spec, case_of(rules, list(run.script), negative))
+        case.details["replay"] = replay_command(spec, case_of(rules, list(run.script), negative), options)
         for entry, finding in _open_items(case, run):
             signature = finding.signature()
             if signature in first:
@@ -119,6 +119,7 @@ def _reproduce(engine: Engine, rules: Rules, games: list[tuple[Case, GameRun, bo
                                       if len(first) > max_shrinks else "not shrunk: no time left")}
             search |= {"original_choices": len(run.script), "original_steps": run.steps}
             entry["reproduction"] = reproduction(rules, list(shrunk.script), shrunk.run, negative=negative, spec=spec,
+                                                 options=options,
                                                  search=search, target=signature, first=shrunk.first)
             if replays:
                 checked = replayed(engine, fresh, rules, entry["reproduction"], signature, times=replays)
@@ -170,7 +171,7 @@ def replayed(engine: Engine, fresh: Callable[[], Engine] | None, rules: Rules, r
 
 def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: bool, spec: str,
                  search: dict[str, Any] | None = None, target: tuple[str, str] | None = None,
-                 first: bool = True) -> dict[str, Any]:
+                 first: bool = True, options: str = "") -> dict[str, Any]:
     """Return the reproduction of a finding: its size, the game so far, the replay token and command.
 
     ``first``: whether the finding is the game's first difference; if not, the case replays
@@ -187,7 +188,7 @@ def reproduction(rules: Rules, script: list[int], run: GameRun, *, negative: boo
             "steps": deviation.step if deviation else run.steps, "choices": len(script),
             "nonzero_choices": sum(1 for v in script if v), "first_difference": first,
             "deviation": deviation.to_dict() if deviation else None, "game": rounds, "case": case,
-            "token": encode_case(case), "command": replay_command(spec, case), "search": search or {}}
+            "token": encode_case(case), "command": replay_command(spec, case, options), "search": search or {}}
 
 
 def case_of(rules: Rules, script: list[int], negative: bool, *, finding: tuple[str, str] | None = None) -> dict[str, Any]:
@@ -200,6 +201,11 @@ def case_of(rules: Rules, script: list[int], negative: bool, *, finding: tuple[s
     return case
 
 
-def replay_command(spec: str, case: dict[str, Any]) -> str:
-    """The one line that replays ``case`` on the engine ``spec``."""
-    return f"hearts-ref conform --engine {shlex.quote(spec)} --replay {encode_case(case)}"
+def replay_command(spec: str, case: dict[str, Any], options: str = "") -> str:
+    """The one line that replays ``case`` on the engine ``spec``, with the engine ``options`` of the run (its
+    ``--timeout``, say: a replay waits for the engine as the run did).
+
+    >>> replay_command("./engine", {"format": "x"}, "--timeout 1").split(" --replay ")[0]
+    'hearts-ref conform --engine ./engine --timeout 1'
+    """
+    return f"hearts-ref conform --engine {shlex.quote(spec)}{' ' + options if options else ''} --replay {encode_case(case)}"

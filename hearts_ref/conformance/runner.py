@@ -138,9 +138,10 @@ def engine_capabilities(engine: Engine) -> tuple[Capabilities, str | None]:
     return dataclasses.replace(capabilities, play_seat=takes_seat(engine)), None
 
 
-def _engine_info(engine: Engine, spec: str, capabilities: Capabilities) -> dict[str, Any]:
-    return {"spec": spec, "name": str(getattr(engine, "name", type(engine).__name__)),
+def _engine_info(engine: Engine, spec: str, capabilities: Capabilities, options: str = "") -> dict[str, Any]:
+    info = {"spec": spec, "name": str(getattr(engine, "name", type(engine).__name__)),
             "version": str(getattr(engine, "version", "")), "capabilities": capabilities.to_dict()}
+    return info | {"options": options} if options else info
 
 
 def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games: int, seed: int, *,
@@ -148,7 +149,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
                      shard: tuple[int, int] = (1, 1), time_limit: float | None = None,
                      shrink_budget: float | Budget = 10.0, max_shrinks: int = 10, spec: str = "SPEC",
                      stop_at_first: bool = False, progress: Progress | None = None, report: Report | None = None,
-                     clock: Callable[[], float] = time.monotonic, fresh: EngineFactory | None = None) -> Report:
+                     clock: Callable[[], float] = time.monotonic, fresh: EngineFactory | None = None,
+                     engine_options: str = "") -> Report:
     """Play ``games`` differential games (and ``negative_games`` with negative checks); return the report.
 
     ``engine_factory`` makes the engine (a class or a function), or is the engine itself.
@@ -165,7 +167,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     setup_problem = problem or engine_setup_problem(capabilities, rules)
     known = list(capabilities.known_deviations)
     if report is None:
-        report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negative_games,
+        report = Report(_engine_info(engine, spec, capabilities, engine_options), rules.to_dict(), seed, games,
+                        negative_games,
                         [list(shard)], known_deviations=known)
     rules, note = games_rules(capabilities, rules)
     if not capabilities.passing and rules.pass_cards:
@@ -220,7 +223,8 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
             progress(done + 1, len(planned), len(failing))
     reproduce(engine, rules, failing, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
               time_left=(lambda: deadline - clock()) if deadline is not None else None,
-              fresh=fresh or (None if engine_factory is engine else engine_factory))
+              fresh=fresh or (None if engine_factory is engine else engine_factory),
+              options=engine_options or str(report.engine.get("options", "")))
     if owned:
         close_engine(engine)
     report.seconds += clock() - start
@@ -252,7 +256,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
                     negative_games: int | None = None, vectors: bool = True, shard: tuple[int, int] = (1, 1),
                     time_limit: float | None = None, shrink_budget: float | Budget = 10.0, spec: str = "SPEC",
                     stop_at_first: bool = False, progress: Progress | None = None,
-                    started: Callable[[Report], None] | None = None) -> Report:
+                    started: Callable[[Report], None] | None = None, engine_options: str = "") -> Report:
     """Run the whole suite on an engine: the vectors and perft, then the differential games and negative checks.
 
     ``started`` is called with the report as soon as it exists: it fills as the cases are
@@ -262,7 +266,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
     engine, owned = make_engine(engine_factory)
     capabilities, _ = engine_capabilities(engine)
     negatives = negative_games_for(games, negative_games)
-    report = Report(_engine_info(engine, spec, capabilities), rules.to_dict(), seed, games, negatives,
+    report = Report(_engine_info(engine, spec, capabilities, engine_options), rules.to_dict(), seed, games, negatives,
                     [list(shard)], known_deviations=list(capabilities.known_deviations))
     if started is not None:
         started(report)
@@ -275,7 +279,7 @@ def run_conformance(engine_factory: EngineFactory | Engine, rules: Rules, *, gam
     remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     run_differential(engine, rules, games, seed, negative_games=negatives, shard=shard, time_limit=remaining,
                      shrink_budget=shrink_budget, spec=spec, stop_at_first=stop_at_first, progress=progress,
-                     report=report, fresh=engine_factory if owned else None)
+                     report=report, fresh=engine_factory if owned else None, engine_options=engine_options)
     if owned:
         close_engine(engine)
     report.seconds = time.monotonic() - start

@@ -85,8 +85,9 @@ def run_vectors_step(engine_factory: Any, report: Report, shard: tuple[int, int]
 def _alone(report: Report, command: str, options: str) -> str:
     """The command line that runs one case alone on the report's engine: ``hearts-ref COMMAND --engine SPEC
     OPTIONS``."""
-    return f"hearts-ref {command} --engine {shlex.quote(report.engine.get('spec', 'SPEC'))}" + (
-        f" {options}" if options else "")
+    engine = report.engine.get("options")   # the run's own engine options (its --timeout …), so that it waits alike
+    return f"hearts-ref {command} --engine {shlex.quote(report.engine.get('spec', 'SPEC'))}" + "".join(
+        f" {part}" for part in (engine, options) if part)
 
 
 def vector_case(result: Any) -> Case:
