@@ -65,7 +65,7 @@ class Situation(NamedTuple):
                 else f"{self.min_cards}–{self.max_cards} cards")
         holding = f", holding {' '.join(CARDS[i].glyph for i in range(52) if self.holds >> i & 1)}" \
             if self.holds else ""
-        second = (f", after a player with an extra card played a {Suit(ctx.pair_suit).glyph} as their second card "
+        second = (f", the second card of a player with an extra card, whose first was a {Suit(ctx.pair_suit).glyph} "
                   "(FIRST-TWO-CARDS)" if ctx.pair_suit is not None else "")
         return f"{what}{when}{broken}{second} ({size}{holding})"
 

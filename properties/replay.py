@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from hearts_ref.cards import CARDS
+from hearts_ref.cards import CARDS, suit_of
 from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.deals import dealt_turn
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
@@ -41,7 +41,8 @@ __all__ = ["find_replay", "confirm_on_engine", "confirm_play", "confirm_rejectio
 def _reached(state: RoundState, seat: int, hand: int, ctx: Context) -> bool:
     return (state.to_play == seat and state.hands[seat] == hand and state.context.leading == ctx.leading
             and state.context.first_trick == ctx.first_trick and state.context.hearts_broken == ctx.hearts_broken
-            and (ctx.leading or state.context.led_suit == ctx.led_suit))
+            and (ctx.leading or state.context.led_suit == ctx.led_suit)
+            and state.context.pair_suit == ctx.pair_suit)   # FIRST-TWO-CARDS: a seat's second card, or not
 
 
 def _search(state: RoundState, seat: int, hand: int, ctx: Context, tricks_before: int, rng: random.Random,
@@ -56,8 +57,8 @@ def _search(state: RoundState, seat: int, hand: int, ctx: Context, tricks_before
         return False   # too late, or hearts broke and never mend (BREAK-DISCARD)
     legal = state.legal
     if state.to_play == seat:
-        if done == tricks_before:
-            return False   # the stuck player's turn came in the wrong context
+        if done == tricks_before and not (ctx.pair_suit is not None and state.hands[seat] & ~hand):
+            return False   # the stuck player's turn came in the wrong context (or, of two, its first card: below)
         legal &= ~hand     # it only ever sheds its extra cards
     moves = list(bits_of(legal))
     rng.shuffle(moves)
@@ -79,17 +80,25 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
     rng = random.Random(seed)
     n, size = rules.players, rules.hand_size
     number, dealer = replay_round(rules)
-    tricks_before = size - hand.bit_count()
-    if hand & ~rules.deck_mask or tricks_before < 0 or (ctx.first_trick and tricks_before):
+    # On the first trick the stuck seat holds what it was dealt, less its first card when it is to play a second
+    # (FIRST-TWO-CARDS: that card of the suit ``ctx.pair_suit``); on a later trick it has shed one card a trick.
+    shed = int(ctx.pair_suit is not None) if ctx.first_trick else size - hand.bit_count()
+    tricks_before = 0 if ctx.first_trick else shed
+    if hand & ~rules.deck_mask or shed < 0 or (ctx.first_trick and hand.bit_count() + shed not in rules.dealt_sizes()):
         return None
     others_cards = list(bits_of(rules.deck_mask & ~hand))
+    if ctx.pair_suit is not None and not any(suit_of(c) == ctx.pair_suit for c in others_cards):
+        return None
     for attempt in range(attempts):
         # The first deal is the most readable one: seat 1 is stuck, the others get the rest lowest first.
         seat = 1 if attempt == 0 else rng.randrange(n)
         if attempt:
             rng.shuffle(others_cards)
-        extra = others_cards[:tricks_before]
-        rest = others_cards[tricks_before:]
+        if ctx.pair_suit is not None:   # its first card of two, of the suit the context says
+            first = next(c for c in others_cards if suit_of(c) == ctx.pair_suit)
+            extra, rest = [first], [c for c in others_cards if c != first]
+        else:
+            extra, rest = others_cards[:shed], others_cards[shed:]
         hands = [0] * n
         hands[seat] = hand | sum(1 << c for c in extra)
         others = [s for s in range(n) if s != seat]

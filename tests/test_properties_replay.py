@@ -140,3 +140,28 @@ def test_a_replay_is_a_deal_of_a_round_with_no_pass_as_its_dealer_deals_it(prese
     assert confirm_on_engine(rules, replay) is None
     assert f"in round {dealt_in[0]} (dealt by seat {dealt_in[1]}, no pass):" in replay.text()
     assert replay.to_dict()["round"] == dealt_in[0] and replay.to_dict()["dealer"] == dealt_in[1]
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_a_replay_reaches_its_counterexamples_own_context_a_seats_second_card_included(players):
+    """FIRST-TWO-CARDS: a context of a seat's second card (its first of the suit the context names) is reached by a
+    seat dealt an extra card, after its first; the plain first-trick context, by a seat holding all it was dealt.
+    Each replay ends in exactly its counterexample's context, and the first trick's are all found."""
+    from hearts_ref import start_round
+    rules = Rules.preset("seed003", players=players)
+    result = prove_context("LEGAL-MOVE-EXISTS", rules, Session(timeout=60))
+    first_trick = [e for e in result.counterexamples if e.context.first_trick and not e.context.hearts_broken]
+    assert len(first_trick) == 5   # the plain one, and one per suit of a first card
+    for example in result.counterexamples:
+        replay = example.replay
+        if replay is None:
+            continue
+        state = start_round(rules, [CardSet.from_mask(h) for h in replay.hands], direction="none", dealer=replay.dealer)
+        for card in replay.plays:
+            state = state.play(CARDS[card])
+        assert state.context == example.context and state.to_play == replay.seat, example.where
+        assert state.hands[replay.seat] == example.hand and not state.legal
+        dealt = replay.hands[replay.seat].bit_count()
+        assert dealt == rules.hand_size + 1 if example.context.pair_suit is not None else True
+    reached = {e.context.pair_suit for e in first_trick if e.replay is not None}
+    assert reached >= {None, 0, 1, 2}, reached   # a heart first is forbidden on the first trick (FIRST-NO-POINTS)
