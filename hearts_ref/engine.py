@@ -88,7 +88,7 @@ class Capabilities:
             return (f"a game with two decks (decks=2) needs protocol 2, which writes the second deck's cards as "
                     f"'JC#2' (DECK-CARDS); the engine speaks protocol {self.protocol}")
         for name, values in self.unsupported.items():
-            if getattr(rules, name) in values:
+            if getattr(rules, name) in values and not rules.changes_nothing(name):
                 return f"engine does not support {name}={getattr(rules, name)!r}"
         return None
 

@@ -114,7 +114,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("jd_bonus", bool, False, ("SCORE-JACK", "SCORE-POINTS"), "000 table (Omnibus); OpenSpiel `jd_bonus`",
               "The jack of diamonds scores -10 to the player who takes it."),
     Parameter("avoid_all_tricks_bonus", bool, False, ("SCORE-NO-TRICKS",), "OpenSpiel `avoid_all_tricks_bonus`",
-              "A player who takes no trick scores -5 (not in a round with a moon)."),
+              "A player who takes no trick scores -5 (not in a round whose scores a moon changed)."),
     Parameter("end_threshold", int, 100, ("END-THRESHOLD",), "all five: 100; 000 table: 50; 003: may be agreed",
               "The total that ends the game.", minimum=1),
     Parameter("end_comparison", (">=", ">"), ">=", ("END-THRESHOLD",), "000, 002, 003, 004: reaches; 001: more than",
@@ -270,6 +270,15 @@ class Rules:
         1
         """
         return self.deck_mask.bit_count() % self.players
+
+    def changes_nothing(self, name: str) -> bool:
+        """Whether the value of parameter ``name`` changes nothing in a game under these rules: ``even_out`` when the
+        deck deals evenly whatever it says (four players: DECK-REMOVED removes nothing, DEAL-HANDS deals 13 each).
+
+        >>> Rules.preset("seed003").changes_nothing("even_out"), Rules.preset("seed003", players=3).changes_nothing("even_out")
+        (True, False)
+        """
+        return name == "even_out" and self.players == 4 and self.decks == 1
 
     def dealt_sizes(self, dealer: int = 0) -> tuple[int, ...]:
         """DEAL-HANDS: the number of cards dealt to each seat; the extra cards go to the first seats dealt to.

@@ -445,8 +445,9 @@ def test_games_stopped_by_a_deadlock_are_counted_in_the_summary(capsys):
 def test_a_failed_vector_names_the_command_that_runs_it_alone(capsys):
     assert main(["conform", "--engine", BUGGY, "--games", "0", "--negative-games", "0"]) == 1
     out = capsys.readouterr().out
-    replays = [line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: hearts-ref vectors run" in line]
+    replays = [line.split("run alone: ", 1)[1] for line in out.splitlines() if "run alone: hearts-ref vectors run" in line]
     assert replays and all(f"--engine {BUGGY} --case " in command for command in replays)
+    assert not any(line.strip().startswith("replay: hearts-ref vectors") for line in out.splitlines())
 
 
 def test_openspiel_named_without_open_spiel_installed_is_one_error_saying_what_to_install(monkeypatch, capsys):
@@ -571,11 +572,28 @@ def test_replay_commands_wait_for_the_engine_as_the_run_did(capsys, tmp_path):
     code = main(["conform", "--engine", "python:tests.engines.planted:AceLow", "--games", "2", "--timeout", "2",
                  "--shrink-time", "0", "--quiet", "--report", str(report_path)])
     out = capsys.readouterr().out
-    replays = [line.strip() for line in out.splitlines() if line.strip().startswith("replay: hearts-ref")]
+    replays = [line.strip() for line in out.splitlines() if line.strip().startswith(("replay: hearts-ref",
+                                                                                      "run alone: hearts-ref"))]
     assert code == 1 and replays and all(" --timeout 2 " in line for line in replays), replays
     assert load_report(report_path).engine["options"] == "--timeout 2"
-    vector = next(line for line in replays if " vectors run " in line).removeprefix("replay: hearts-ref ")
+    vector = next(line for line in replays if " vectors run " in line).removeprefix("run alone: hearts-ref ")
     import shlex
     assert main(shlex.split(vector)) == 1   # the vector still fails, with the option read
     capsys.readouterr()
     assert main(["perft", "shuffled", "--depth", "3", "--engine", "reference", "--timeout", "2"]) == 0
+
+
+def test_a_declined_value_that_changes_nothing_under_the_rules_does_not_skip_them(capsys):
+    """even_out = "uneven" with four players deals 13 each, as "remove" does: an engine that cannot deal uneven hands
+    is judged under seed003's four-player game; with three players its games are skipped, with the reason."""
+    code = main(["conform", "--engine", "python:tests.engines.python_engines:NoUnevenHands", "--preset", "seed003",
+                 "--games", "2", "--quiet", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    games = [c for c in report["cases"] if c["kind"] == "differential"]
+    assert code == 0 and games and all(c["status"] == "passed" for c in games), [c["status"] for c in games]
+    code = main(["conform", "--engine", "python:tests.engines.python_engines:NoUnevenHands", "--preset", "seed003",
+                 "--set", "players=3", "--games", "2", "--quiet", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    games = [c for c in report["cases"] if c["kind"] == "differential"]
+    assert code == 2 and games and all(c["status"] == "skipped" for c in games)
+    assert games[0]["reason"] == "engine does not support even_out='uneven'"

@@ -108,8 +108,8 @@ def summary_renderables(report: Report) -> list[Any]:
             reason, *stderr = str(case.reason).split("\n")
             tail.append(f"  - {case.id}: {reason}")
             tail += [f"      {line}" for line in stderr]   # an engine's stderr, its last lines
-            if case.details.get("replay"):
-                tail.append(f"    replay: {case.details['replay']}")
+            if case.details.get("replay"):   # (not "replay:", which the findings' minimal games below are led by)
+                tail.append(f"    run alone: {case.details['replay']}")
     shrunk = [(case, repro) for case in report.cases for repro in _reproductions(case)]
     if shrunk:
         any_shrunk = any("skipped" not in (repro.get("search") or {}) for _, repro in shrunk)

@@ -14,6 +14,15 @@ class FourPlayersOnly(ReferenceEngine):
         return Capabilities(unsupported={"players": (3, 5, 6)}, known_deviations=("SCORE-MOON",))
 
 
+class NoUnevenHands(ReferenceEngine):
+    """Declares that it cannot deal uneven hands (even_out = "uneven")."""
+
+    name = "no-uneven-hands"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(unsupported={"even_out": ("uneven",)})
+
+
 class ExplodesOnThirdPlay(ReferenceEngine):
     """Raises ZeroDivisionError on the third play of each game: an internal error."""
 
