@@ -96,8 +96,8 @@ def prove_game_ends(rules: Rules, session: Any, label: str) -> ProofResult:
                      f"the totals are the sums of the round scores (TOTALS-ARE-SUMS), so after r rounds they sum to "
                      f"at least {least}·r",
                      f"while no total has reached {limit} ({rules.end_comparison}), the {n} totals sum to at most "
-                     f"{n}·{below} = {n * below}; {least}·r > {n * below} once r ≥ N = ⌊{n * below}/{least}⌋ + 1 = "
-                     f"{bound}",
+                     f"{n}·{below} = {n * below}; {least}·r > {n * below} once r ≥ ⌊{n * below}/{least}⌋ + 1 = "
+                     f"{bound}: the threshold ends every game within {bound} rounds",
                      f"z3, on the engine's is_game_over: totals summing to at least {bound * least} end the game "
                      f"(ties {rules.ties})"]
     if rules.max_rounds:
@@ -252,16 +252,20 @@ def never_ending(rules: Rules) -> dict[str, Any] | None:
 def through(rules: Rules, kind: str) -> tuple[str, ...]:
     """The rules through which a game of ``kind`` never ends: a tie for the lowest total that WIN-TIE plays on from,
     or totals that never reach END-THRESHOLD because SCORE-MOON (``moon = "subtract"``) or a bonus (SCORE-JACK,
-    SCORE-NO-TRICKS) takes points away.
+    SCORE-NO-TRICKS) takes points away; with ``moon = "off"`` a seat that takes every trick keeps its points and
+    leaves the others their no-trick bonus, which a moon would cancel (SCORE-MOON).
 
     >>> through(Rules(moon="subtract"), "below"), through(Rules(ties="play-on"), "tie")
     (('SCORE-MOON', 'END-THRESHOLD'), ('WIN-TIE', 'END-THRESHOLD'))
+    >>> through(Rules(moon="off", jd_bonus=True, avoid_all_tricks_bonus=True), "below")
+    ('SCORE-JACK', 'SCORE-NO-TRICKS', 'SCORE-MOON', 'END-THRESHOLD')
     """
     if kind == "tie":
         return ("WIN-TIE", "END-THRESHOLD")
     if rules.moon == "subtract":
         return ("SCORE-MOON", "END-THRESHOLD")
-    bonuses = (("SCORE-JACK", rules.jd_bonus), ("SCORE-NO-TRICKS", rules.avoid_all_tricks_bonus))
+    bonuses = (("SCORE-JACK", rules.jd_bonus), ("SCORE-NO-TRICKS", rules.avoid_all_tricks_bonus),
+               ("SCORE-MOON", rules.moon == "off"))   # (the plan of a seat taking every trick: _plans)
     return tuple(rule for rule, on in bonuses if on) + ("END-THRESHOLD",)
 
 

@@ -77,6 +77,18 @@ def test_every_source_quote_of_a_rule_is_on_its_page():
     assert "Det krävs 2 kortlekar om man är 5 spelare eller mer" in setup   # DECK-CARDS, decks = 2
 
 
+def test_rule_ids_are_linked_outside_code_only_a_code_span_over_two_lines_included():
+    """Inline code may run over a line break in a paragraph (the house-rules page's JSON verdict): its rule IDs stay
+    plain text there, and a stray backtick does not make code of the next paragraph."""
+    from sitegen.common import link_rule_ids
+
+    pages = {"SCORE-MOON": "rules/07-scoring.md", "DECK-CARDS": "rules/01-setup.md"}
+    text = 'the `"verdict": {"sound": false,\n"by": {"GAME-ENDS": ["SCORE-MOON"]}}` line, by SCORE-MOON\n\na ` DECK-CARDS'
+    linked = link_rule_ids(text, "house-rules.md", pages)
+    assert '["SCORE-MOON"]' in linked and linked.count("](rules/") == 2, linked
+    assert "by [SCORE-MOON](rules/07-scoring.md#SCORE-MOON)" in linked and "[DECK-CARDS](rules/01-setup.md#" in linked
+
+
 def test_a_rule_with_a_part_written_twice_is_refused_by_the_spec_reader(tmp_path):
     import pytest
 
@@ -171,3 +183,16 @@ def test_the_glossary_and_the_runner_page_name_every_verdict_a_run_can_end_on():
     runner = " ".join((ROOT / "docs" / "conformance-runner.md").read_text(encoding="utf-8").split())
     for verdict in VERDICTS:
         assert verdict in entry and verdict in runner, verdict
+
+
+def test_the_prove_json_example_gives_the_counts_of_the_recorded_run():
+    """The `prove --json` shape on the command-line page gives numbers: those of the run the site records."""
+    import hearts_ref.commands.prove as prove
+
+    recorded = json.loads((ROOT / "docs" / "data" / "proofs.json").read_text(encoding="utf-8"))["combinations"]
+    legal = recorded["invariants"]["LEGAL-MOVE-EXISTS"]
+    example = prove.__doc__
+    assert f'"combinations": {recorded["combinations"]},' in example
+    assert f'"game_combinations": {recorded["game_combinations"]},' in example
+    assert (f'"LEGAL-MOVE-EXISTS": {{"distinct": {legal["distinct"]}, "combinations": {{"proved": '
+            f'{legal["combinations"]["proved"]}, "refuted": {legal["combinations"]["refuted"]}}}') in example

@@ -35,7 +35,7 @@ _CARD_RUN = re.compile(rf"`{CARD_CODE}`(?:[ \t]+`{CARD_CODE}`)*")
 _BARE_CARD_RUN = re.compile(rf"(?<![\w`]){CARD_CODE}(?:[ ,]+{CARD_CODE})*(?![\w`])")
 RULE_TOKEN = re.compile(r"(?<![A-Za-z0-9_`#/\[-])([A-Z]+(?:-[A-Z]+)+)(?![A-Za-z0-9_`\]-])")
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$", re.S | re.M)
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1)(?:.|\n(?!\s*\n)))+?\1")   # may span lines, not paragraphs
 
 
 def parse_card(code: str) -> Card | None:

@@ -57,8 +57,9 @@ soonest. ``--json`` prints:
      "parameters": [{"parameters": ["first_trick_points"], "together": "", "values": {...},
                      "comparison": {the same shape, without records}}, ...]}
 
-Exit codes: 0 equivalent in play, 1 different (or not settled: ``verdict`` says which), 2 bad input
-(an unknown preset or parameter names the closest valid ones).
+Exit codes: 0 equivalent (proved: the same in play and in what they show), 1 different (in play, or only
+in what they show, such as when hearts count as broken, while ALIKE in play; or not settled: ``verdict``
+says which), 2 bad input (an unknown preset or parameter names the closest valid ones).
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write the smallest game as each side plays it, DIR/a.json and DIR/b.json")
     parser.add_argument("--timeout", type=lambda text: positive_seconds(text, 3600), default=30.0, metavar="S",
                         help="seconds per z3 query (default 30)")
-    parser.epilog = ("exit codes: 0 equivalent in play (proved), 1 different or not settled, 2 bad input "
+    parser.epilog = ("exit codes: 0 equivalent (proved: the same in play and in what they show), 1 different (in "
+                     "play, or only in what they show while alike in play) or not settled, 2 bad input "
                      "(an unknown preset or parameter names the closest ones); --matrix, an overview, exits 0 once "
                      "drawn")
 

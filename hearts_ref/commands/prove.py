@@ -57,7 +57,7 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
                        "finding": "..."} | null,       # finding: what the engine does there, if not stuck
             "notes": [...], "numbers": {"total of seat 0": 99, ...},
             "blocked_by": [{"rule": "FIRST-NO-POINTS", "cards": "QS 2H ..."}],   # what forbids each card of the hand
-            "settings": ["first_trick_points = \"forbidden\""]}],                  # the values that set those rules
+            "settings": ["first_trick_points = \\"forbidden\\""]}],                  # the values that set those rules
          "blocking": ["FIRST-NO-POINTS"],   # a refutation: the rules it goes through (GAME-ENDS: witness.rules)
          "argument": ["every game ends within N = 16 rounds, whatever is played", ...],   # GAME-ENDS proved
          "witness": null | {"summary": "...", "confirmed": true, "kind": "below" | "tie",  # GAME-ENDS refuted
@@ -68,7 +68,7 @@ the deal and plays that reach it on the engine), or with ``--json`` the same con
       "combinations": null | {              # with --all
         "combinations": 20160, "parameters": ["players", ...],
         "game_combinations": 384, "game_parameters": ["players", "moon", ...],
-        "invariants": {"LEGAL-MOVE-EXISTS": {"distinct": 192, "combinations": {"proved": 6912, "refuted": 4608},
+        "invariants": {"LEGAL-MOVE-EXISTS": {"distinct": 384, "combinations": {"proved": 12288, "refuted": 7872},
                                              "all_expected": true, "unexpected": 0}, ...},
         "results": [{"invariant": "...", "values": "players=4,...", "status": "...", "expected": "...",
                      "seconds": 0.01, "counterexample": {...}}, ...],
@@ -203,7 +203,9 @@ def _blocking_words(results: list) -> dict[str, str]:
         if result.status != "refuted" or result.invariant in words or not result.blocking:
             continue
         settings = variant_settings(result.blocking, Rules(**result.changes))
-        words[result.invariant] = " and ".join(result.blocking) + (f" ({', '.join(settings)})" if settings else "")
+        named = ", ".join(result.blocking[:-1]) + " and " + result.blocking[-1] if len(result.blocking) > 1 \
+            else result.blocking[0]
+        words[result.invariant] = named + (f" ({', '.join(settings)})" if settings else "")
     return words
 
 

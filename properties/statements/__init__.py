@@ -97,9 +97,12 @@ STATEMENTS: dict[str, Statement] = {s.rule_id: s for s in (
     Statement("PLAYERS-COUNT", "setup", players_count, "the number of players is 3, 4, 5 or 6"),
     Statement("DECK-CARDS", "setup", deck_cards, "the deck is the 52 cards of four suits of thirteen ranks, A high (with two decks, each card twice: 104)"),
     Statement("DECK-REMOVED", "setup", deck_removed,
-              "the cards in play are the deck less 2C (3 players), 2C 2D (5) or 2C 2D 3C 3D (6)"),
+              "the cards in play are the deck less 2C (3 players), 2C 2D (5) or 2C 2D 3C 3D (6); with uneven hands "
+              "none is removed"),
     Statement("DEAL-HANDS", "setup", deal_hands,
-              "the i-th card of the shuffled deck goes to seat (dealer + 1 + i) mod n; hands of 13, 17, 10 or 8"),
+              "the i-th card of the shuffled deck goes to seat (dealer + 1 + i) mod n; hands of 13, 17, 10 or 8, or "
+              "with uneven hands 18 and 17 (3 players), 21 and 20 (5, two decks) or 18 and 17 (6, two decks), the "
+              "extra cards to the seats first from the dealer's left"),
     Statement("DEAL-DEALER", "setup", deal_dealer, "round r is dealt by seat (r − 1) mod n"),
     Statement("PASS-COUNT", "pass", pass_count, "a pass is exactly three cards of the passer's own hand as dealt"),
     Statement("PASS-SIMULTANEOUS", "pass", pass_simultaneous,
@@ -130,9 +133,11 @@ STATEMENTS: dict[str, Statement] = {s.rule_id: s for s in (
     Statement("SCORE-POINTS", "score", score_points, "a heart scores 1 and the Q♠ 13 to whoever took it"),
     Statement("SCORE-JACK", "score", score_jack, "with jd_bonus, whoever took the J♦ adds −10, moon or not"),
     Statement("SCORE-NO-TRICKS", "score", score_no_tricks,
-              "with avoid_all_tricks_bonus, a player who won no trick adds −5, except after a moon"),
+              "with avoid_all_tricks_bonus, a player who won no trick adds −5, except in a round whose scores a moon "
+              "changed (not under moon = off)"),
     Statement("SCORE-MOON", "score", score_moon, "whoever took all 13 hearts and the Q♠ shot the moon: 0 and 26 to "
-              "the others (add), or −26 and 0 (subtract)"),
+              "the others (add), or −26 and 0 (subtract), or the card points stand (off); with two decks all 26 "
+              "hearts and both Q♠, and 52"),
     Statement("SCORE-TOTAL", "game", score_total, "totals start at 0 and each round's scores are added to them"),
     Statement("END-THRESHOLD", "game", end_threshold, "the end condition: a total reaches the threshold (≥ or >), "
               "or max_rounds rounds are played"),
