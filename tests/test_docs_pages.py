@@ -196,3 +196,21 @@ def test_the_prove_json_example_gives_the_counts_of_the_recorded_run():
     assert f'"game_combinations": {recorded["game_combinations"]},' in example
     assert (f'"LEGAL-MOVE-EXISTS": {{"distinct": {legal["distinct"]}, "combinations": {{"proved": '
             f'{legal["combinations"]["proved"]}, "refuted": {legal["combinations"]["refuted"]}}}') in example
+
+
+def test_a_rule_page_links_a_counterexample_that_rule_blocks_and_the_proofs_page_draws_it():
+    """FOLLOW-VOID's page links LEGAL-MOVE-EXISTS's counterexample under seed003 in which FOLLOW-VOID leaves the hand
+    no play (not seed001's, which FIRST-NO-POINTS blocks); every counterexample a rule page links is drawn."""
+    from sitegen.proofs_page import proofs_by_rule
+
+    links = proofs_by_rule()
+    proofs = PAGES["proofs.md"]
+    targets = {rule: {inv: [t for _, t in pieces if t] for inv, _, pieces in items} for rule, items in links.items()
+               if rule}
+    assert targets["FOLLOW-VOID"]["LEGAL-MOVE-EXISTS"] == ["proofs.md#cx-legal-move-exists-seed003-context-follow-void"]
+    assert targets["FIRST-NO-POINTS"]["LEGAL-MOVE-EXISTS"] == ["proofs.md#cx-legal-move-exists-seed001-context"]
+    drawn = proofs[proofs.index('id="cx-legal-move-exists-seed003-context-follow-void"'):]
+    assert "blocked by</strong>" in drawn[:3000] or "**blocked by**: FOLLOW-VOID" in drawn[:3000]
+    for by_invariant in targets.values():
+        for target in (t for ts in by_invariant.values() for t in ts):
+            assert f'id="{target.split("#", 1)[1]}"' in proofs, target

@@ -328,17 +328,40 @@ def _invariant_section(inv: dict[str, Any], page: str, deals: dict[tuple[Any, ..
     for r in inv["results"]:
         if r["counterexamples"] and (r["preset"], r["method"]) not in shown:
             shown.add((r["preset"], r["method"]))
-            more = len(r["counterexamples"]) - 1
+            pictured = drawn_counterexamples(r)
+            more = len(r["counterexamples"]) - len(pictured)
             also = f"\n\n*{more} more refuted context(s) in the raw output.*" if more > 0 else ""
             if r["method"] == "inductive":
                 also += ("\n\n*The state's shape, Inv and why the replay's cards can differ from the state's: "
                          "[reading a counterexample](#reading-a-counterexample).*")
-            anchor = counterexample_anchor(inv["invariant"], r["preset"], r["method"])
-            title = f"{inv['invariant']} under {escape_cell(r['preset'])} ({r['method']})"
-            out.append(f'<div class="hr-counterexample" id="{anchor}" markdown>\n\n**Counterexample under '
-                       f'{escape_cell(r["preset"])} ({r["method"]}).**\n\n'
-                       f'{draw(r["counterexamples"][0], deals, (anchor, title))}{also}\n\n</div>\n')
+            for k, (anchor, counterexample) in enumerate(pictured):
+                by = f", blocked by {blocking_rule(counterexample)}" if k else ""
+                title = f"{inv['invariant']} under {escape_cell(r['preset'])} ({r['method']}{by})"
+                out.append(f'<div class="hr-counterexample" id="{anchor}" markdown>\n\n**Counterexample under '
+                           f'{escape_cell(r["preset"])} ({r["method"]}{by}).**\n\n'
+                           f'{draw(counterexample, deals, (anchor, title))}{also if k == len(pictured) - 1 else ""}'
+                           '\n\n</div>\n')
     return "\n".join(out)
+
+
+def blocking_rule(counterexample: dict[str, Any]) -> str | None:
+    """The first rule that leaves a counterexample's hand no play (its ``blocked_by``), if it says."""
+    blocked = [b for b in counterexample.get("blocked_by") or [] if isinstance(b, dict) and b.get("rule")]
+    return str(blocked[0]["rule"]) if blocked else None
+
+
+def drawn_counterexamples(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The counterexamples of one result that the proofs page draws, with their anchors: the first, then the first
+    replayed one of each other rule that blocks (so that each such rule's page can link one it concerns)."""
+    base = counterexample_anchor(result["invariant"], result["preset"], result["method"])
+    drawn: list[tuple[str, dict[str, Any]]] = []
+    rules: set[str | None] = set()
+    for k, counterexample in enumerate(result["counterexamples"]):
+        rule = blocking_rule(counterexample)
+        if k == 0 or (rule not in rules and rule is not None and counterexample.get("replay")):
+            drawn.append((base if k == 0 else f"{base}-{slug(rule)}", counterexample))
+            rules.add(rule)
+    return drawn
 
 
 def _combinations(summary: Any) -> str:
@@ -368,12 +391,13 @@ def counterexample_anchor(invariant: str, preset: str, method: str) -> str:
 STATUS_WORDS = {"n/a": "not applicable"}
 
 
-def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+def outcome(results: list[dict[str, Any]], rule_id: str | None = None) -> list[tuple[str, str | None]]:
     """Return one invariant's outcome under each preset, as Markdown pieces (words, target on the proofs page or None).
 
     Presets are grouped by outcome: ``proved under seed000, seed002; refuted under seed001 (counterexample
     on the proofs page)``. A preset whose methods disagree shows each method's status; one whose
-    outcome is not the expected one says so.
+    outcome is not the expected one says so. For the page of the rule ``rule_id``, the counterexample linked is
+    one that rule blocks, where a preset has one (:func:`drawn_counterexamples`).
 
     >>> rows = [{"invariant": "X", "preset": p, "method": m, "status": s, "expected": e, "counterexamples": c}
     ...         for p, m, s, e, c in [("seed000", "context", "proved", "proved", []),
@@ -412,8 +436,11 @@ def outcome(results: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         elif label == "refuted" and foreseen.issuperset(presets):   # a refutation these rules are known to allow
             pieces.append((", as their rules expect", None))
         shown = next((r for r in results if r["preset"] in presets and r["counterexamples"]), None)
+        own = next((anchor for r in results if r["preset"] in presets and r["counterexamples"]
+                    for anchor, c in drawn_counterexamples(r) if rule_id is not None and blocking_rule(c) == rule_id),
+                   None)
         if shown is not None:
-            target = "proofs.md#" + counterexample_anchor(shown["invariant"], shown["preset"], shown["method"])
+            target = "proofs.md#" + (own or counterexample_anchor(shown["invariant"], shown["preset"], shown["method"]))
             pieces += [(" (", None), ("counterexample on the proofs page", target), (")", None)]
     return pieces or [("not run yet", None)]
 
@@ -433,9 +460,9 @@ def proofs_by_rule() -> dict[str, list[tuple[Any, ...]]]:
     links: dict[str, list[tuple[Any, ...]]] = {}
     for invariant, rule_ids in rules_of.items():
         own = [r for r in results if r["invariant"] == invariant]
-        item = (invariant, f"proofs.md#{invariant_anchor(invariant)}", outcome(own) if data is not None else [])
         for rule_id in rule_ids:
-            links.setdefault(rule_id, []).append(item)
+            links.setdefault(rule_id, []).append((invariant, f"proofs.md#{invariant_anchor(invariant)}",
+                                                  outcome(own, rule_id) if data is not None else []))
     if data is None:
         links[""] = [("no run of the proofs is recorded yet", "proofs.md")]
     return links
