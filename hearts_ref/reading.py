@@ -110,7 +110,11 @@ def check_schema(data: Any, schema_name: str, *, where: str = "") -> None:
         raise RecordError("nested too deeply to check", where=where) from None
     if error is None:
         return
-    message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+    message = error.message
+    instance = error.instance
+    if (instance is None or isinstance(instance, bool)) and message.startswith(repr(instance)):
+        message = json.dumps(instance) + message[len(repr(instance)):]   # null, true: as the file writes them
+    message = message if len(message) <= 200 else message[:197] + "..."
     schema_path = "/".join(str(p) for p in error.absolute_schema_path)
     raise RecordError(f"{json_path(error.absolute_path)}: {message} (schema: {schema_path})", where=where)
 

@@ -112,13 +112,12 @@ def record_from_json(data: Any, *, where: str = "", validate_schema: bool = Fals
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise read.error("seed", f"expected a number, a string or null, got {json_kind(seed)}")
     rules = rules_from_json(top["rules"], path="rules", where=where)
-    read.decks = rules.decks
+    read.decks, read.players = rules.decks, rules.players
     rounds = tuple(_round(read, item, f"rounds[{i}]", i + 1)
                    for i, item in enumerate(read.array(top["rounds"], "rounds")))
-    winners = tuple(read.integer(w, f"winners[{k}]", least=0, most=5)
-                    for k, w in enumerate(read.array(top["winners"], "winners")))
+    winners = tuple(read.seat(w, f"winners[{k}]") for k, w in enumerate(read.array(top["winners"], "winners")))
     deadlock = _deadlock(read, top["deadlock"], len(rounds) + 1) if "deadlock" in top else None
-    return GameRecord(rules, seed, rounds, read.integers(top["totals"], "totals"), winners, deadlock)
+    return GameRecord(rules, seed, rounds, read.per_seat(top["totals"], "totals"), winners, deadlock)
 
 
 def _round(read: _CardReader, value: Any, path: str, number: int) -> RecordRound:
@@ -130,8 +129,8 @@ def _round(read: _CardReader, value: Any, path: str, number: int) -> RecordRound
     moon = item.get("moon", _ABSENT)
     if moon is not _ABSENT and moon is not None:
         read.integer(moon, f"{path}.moon")
-    return dealt._replace(tricks=tricks, points=read.integers(item["points"], f"{path}.points"),
-                          scores=read.integers(item["scores"], f"{path}.scores"), moon=moon)
+    return dealt._replace(tricks=tricks, points=read.per_seat(item["points"], f"{path}.points"),
+                          scores=read.per_seat(item["scores"], f"{path}.scores"), moon=moon)
 
 
 def _deadlock(read: _CardReader, value: Any, number: int) -> RecordDeadlock:
@@ -209,9 +208,23 @@ def parse_cards(texts: Any, path: str, where: str, *, decks: int = 2) -> CardSet
 class _CardReader(JsonReader):
     """A reader of cards under rules of ``decks`` decks: a second deck's copy with one deck is an error."""
 
-    def __init__(self, where: str, decks: int = 2):
+    def __init__(self, where: str, decks: int = 2, players: int = 6):
         super().__init__(where)
-        self.decks = decks
+        self.decks, self.players = decks, players
+
+    def seat(self, value: Any, path: str) -> int:
+        """A seat of the game: a whole number from 0 to players − 1."""
+        seat = self.integer(value, path, least=0, most=5)
+        if seat >= self.players:
+            raise self.error(path, f"{seat} is not a seat of a {self.players}-player game (seats 0 to {self.players - 1})")
+        return seat
+
+    def per_seat(self, value: Any, path: str) -> tuple[int, ...]:
+        """One whole number per seat (the totals, a round's points or scores)."""
+        numbers = self.integers(value, path)
+        if len(numbers) != self.players:
+            raise self.error(path, f"{len(numbers)} numbers for a {self.players}-player game: one per seat")
+        return numbers
 
 
 def _card(read: _CardReader, text: Any, path: str) -> Card:

@@ -19,6 +19,7 @@ hearts_ref.errors.RulesError: moon: 'ad' is not allowed; did you mean add? choos
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -177,7 +178,8 @@ class Rules:
             if not parameter.allows(value):
                 close = (suggest(value, [v for v in parameter.values if isinstance(v, str)])
                          if isinstance(value, str) and isinstance(parameter.values, tuple) else "")
-                raise RulesError(f"{parameter.name}: {value!r} is not allowed; {close}"
+                shown = json.dumps(value) if value is None or isinstance(value, bool) else repr(value)   # true, null
+                raise RulesError(f"{parameter.name}: {shown} is not allowed; {close}"
                                  f"choose {parameter.describe_allowed()}", field=parameter.name)
         if self.pass_cards and "across" in self.pass_cycle and self.players % 2:
             raise RulesError(f"pass_cycle: 'left-right-across-none' needs an even number of players "

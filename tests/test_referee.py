@@ -327,3 +327,18 @@ def test_an_uneven_deal_with_the_extra_card_at_the_wrong_seat_for_its_dealer_is_
     path.write_text(json.dumps(wrong))
     result = run_cli("referee", str(path))
     assert result.returncode == 1 and "DEAL-HANDS" in result.stdout and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["totals"].append(0), "totals: 5 numbers for a 4-player game: one per seat"),
+    (lambda d: d["rounds"][0]["scores"].pop(), "rounds[0].scores: 3 numbers for a 4-player game: one per seat"),
+    (lambda d: d.update(winners=[4]), "winners[0]: 4 is not a seat of a 4-player game (seats 0 to 3)"),
+    (lambda d: d["rules"].update(end_threshold=True), "rules.end_threshold: true is not allowed"),   # JSON's words
+    (lambda d: d["rounds"][0]["tricks"][0].update(cards=None), "rounds[0].tricks[0].cards: null is not of type"),
+])
+def test_a_record_of_the_wrong_shape_is_malformed_and_says_so_in_the_files_own_words(tmp_path, edit, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(changed(edit)))
+    result = run_cli("referee", str(path))
+    assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr
+    assert f"{path}: malformed: {message}" in result.stdout, result.stdout
