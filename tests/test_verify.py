@@ -68,7 +68,8 @@ def test_verify_proves_the_house_rule_of_set_and_fails_when_it_can_deadlock(caps
     assert lines[0] == "hearts-ref verify: rules: seed000 + first_trick_points=forbidden"
     proofs = next(line for line in lines if "proofs" in line)
     assert proofs.split()[:2] == ["proofs", "FAIL"]
-    assert "UNSOUND, refuted LEGAL-MOVE-EXISTS, FIRST-TRICK-NO-DEADLOCK: a round can deadlock (" in proofs
+    assert ("UNSOUND, refuted LEGAL-MOVE-EXISTS, FIRST-TRICK-NO-DEADLOCK: a round can deadlock, through "
+            "FIRST-NO-POINTS (") in proofs   # the rule that leaves the hand no play
     assert "as expected" not in proofs   # a house rule has no expected outcomes: its verdict is its own
     assert any("hand: Q♠ 2♥ 3♥" in line for line in lines)            # the counterexample's hand
     assert lines[-1].startswith("hearts-ref verify: FAIL: seed000 + first_trick_points=forbidden: UNSOUND")
@@ -113,5 +114,6 @@ def test_verify_says_a_house_rule_whose_game_never_ends_is_unsound_for_that_reas
     _without_vectors_and_stdio(monkeypatch)
     assert main(["verify", "--set", "moon=subtract"]) == 1
     out = capsys.readouterr().out
-    assert "UNSOUND, refuted GAME-ENDS: a game may never end (" in out and "deadlock" not in out.split("\n")[2]
+    assert "UNSOUND, refuted GAME-ENDS: a game may never end, through SCORE-MOON, END-THRESHOLD (" in out
+    assert "deadlock" not in out.split("\n")[2]
     assert "GAME-ENDS: seat 0 shoots the moon every round" in out   # the endless game, as the counterexample

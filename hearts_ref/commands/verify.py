@@ -95,7 +95,9 @@ def _proofs_of(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     elif known:
         verdict = f"unsound as expected of {known} ({EXPECTED_UNSOUND[known]}), refuted {names}"
     else:
-        verdict = f"UNSOUND, refuted {names}: {_what_breaks(r.invariant for r in refuted)}"
+        through = list(dict.fromkeys(rule for r in refuted for rule in r.blocking))
+        verdict = (f"UNSOUND, refuted {names}: {_what_breaks(r.invariant for r in refuted)}"
+                   + (f", through {', '.join(through)}" if through else ""))
     failures = [f"{r.invariant} under {r.rules}: {r.status}, expected {r.expected} {r.detail}" for r in unexpected]
     if refuted and not known:   # the counterexample: where, and the hand with no legal play; or the endless game
         failures += ["; ".join(line.strip() for line in r.counterexamples[0].text().splitlines()[:2])
