@@ -313,7 +313,7 @@ def test_merge_names_shards_that_do_not_make_up_the_whole():
 @pytest.mark.parametrize("spoil, says", [
     (lambda finding: finding.update(rule_ids=5), "findings[0].rule_ids: 5 is not of type 'array'"),
     (lambda finding: finding.update(message=["x"]), "findings[0].message: ['x'] is not of type 'string'"),
-    (lambda finding: finding.update(kind=None), "findings[0].kind: None is not one of"),
+    (lambda finding: finding.update(kind=None), "findings[0].kind: null is not one of"),
 ])
 def test_merge_names_the_case_whose_findings_are_malformed(spoil, says, tmp_path, capsys):
     """A report whose finding is not as the runner writes it (what tells findings apart is unreadable) is bad input:
