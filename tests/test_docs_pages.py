@@ -209,6 +209,9 @@ def test_a_rule_page_links_a_counterexample_that_rule_blocks_and_the_proofs_page
                if rule}
     assert targets["FOLLOW-VOID"]["LEGAL-MOVE-EXISTS"] == ["proofs.md#cx-legal-move-exists-seed003-context-follow-void"]
     assert targets["FIRST-NO-POINTS"]["LEGAL-MOVE-EXISTS"] == ["proofs.md#cx-legal-move-exists-seed001-context"]
+    said = {inv: "".join(words for words, _ in pieces) for inv, _, pieces in links["FOLLOW-VOID"]}
+    assert "counterexample on the proofs page, blocked by FIRST-NO-POINTS)" in said["FIRST-TRICK-NO-DEADLOCK"]
+    assert "blocked by" not in said["LEGAL-MOVE-EXISTS"]   # its own rule's: nothing to say
     drawn = proofs[proofs.index('id="cx-legal-move-exists-seed003-context-follow-void"'):]
     assert "blocked by</strong>" in drawn[:3000] or "**blocked by**: FOLLOW-VOID" in drawn[:3000]
     for by_invariant in targets.values():

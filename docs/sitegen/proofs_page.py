@@ -441,7 +441,9 @@ def outcome(results: list[dict[str, Any]], rule_id: str | None = None) -> list[t
                    None)
         if shown is not None:
             target = "proofs.md#" + (own or counterexample_anchor(shown["invariant"], shown["preset"], shown["method"]))
-            pieces += [(" (", None), ("counterexample on the proofs page", target), (")", None)]
+            other = blocking_rule(shown["counterexamples"][0]) if rule_id is not None and own is None else None
+            note = f", blocked by {other}" if other and other != rule_id else ""   # not this page's rule: said
+            pieces += [(" (", None), ("counterexample on the proofs page", target), (f"{note})", None)]
     return pieces or [("not run yet", None)]
 
 
