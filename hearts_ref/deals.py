@@ -17,7 +17,7 @@ from hearts_ref.cardset import CardSet, bits_of
 from hearts_ref.errors import InvalidCardError
 from hearts_ref.variants import Rules
 
-__all__ = ["deal", "complete_deal", "dealt_turn"]
+__all__ = ["deal", "complete_deal", "dealt_turn", "turned"]
 
 # The cards in play by (players, even_out, decks): 52 or fewer with one deck, all 104 with two (DECK-CARDS).
 _DECK_INDICES = {(n, even_out, decks): tuple(bits_of(Rules(players=n, pass_cycle="left-right-none", even_out=even_out,
@@ -62,6 +62,16 @@ def dealt_turn(rules: Rules, hands: Sequence[int], dealer: int = 0) -> int | Non
     """
     n, sizes = rules.players, rules.dealt_sizes(dealer)
     return next((by for by in range(n) if all(hands[(s - by) % n].bit_count() == sizes[s] for s in range(n))), None)
+
+
+def turned(hands: Sequence[int], by: int) -> tuple[int, ...]:
+    """``hands`` turned ``by`` seats clockwise, as :func:`dealt_turn` counts: seat ``(s + by) % n`` gets ``hands[s]``.
+
+    >>> turned((1, 2, 3), 1)
+    (3, 1, 2)
+    """
+    n = len(hands)
+    return tuple(hands[(s - by) % n] for s in range(n))
 
 
 def complete_deal(rules: Rules, partial: Mapping[int, str | CardSet]) -> tuple[CardSet, ...]:

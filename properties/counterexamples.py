@@ -16,6 +16,7 @@ FIRST-TRICK-NO-DEADLOCK refuted: following ♣ on the first trick
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,11 +24,12 @@ import z3
 
 from hearts_ref.cards import CARDS, Suit
 from hearts_ref.cardset import BITS, CardSet, bits_of
-from hearts_ref.legality import Context
+from hearts_ref.legality import Context, rejecting_rule
 from hearts_ref.symbolic import SymbolicCardSet, as_z3
-from hearts_ref.variants import Rules
+from hearts_ref.variants import PARAMETERS, Rules
 
-__all__ = ["Replay", "replay_round", "Counterexample", "blocking_rules", "variant_settings", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
+__all__ = ["Replay", "replay_round", "Counterexample", "stuck_counterexample", "blocking_rules",
+           "variant_settings", "from_model", "simplest_stuck_hand", "is_stuck", "describe_context",
            "cards_text"]
 
 
@@ -74,7 +76,7 @@ class Replay:
     dealer: int = 0
 
     def with_finding(self, finding: str) -> Replay:
-        return Replay(self.hands, self.plays, self.seat, finding, self.round_number, self.dealer)
+        return replace(self, finding=finding)
 
     def text(self) -> str:
         lines = [f"  reached on the engine from this deal, in round {self.round_number} "
@@ -106,7 +108,6 @@ def blocking_rules(hand: int, ctx: Context, rules: Rules, legality: Any = None) 
     """
     if legality is not None:
         return ()
-    from hearts_ref.legality import rejecting_rule
     found: dict[str, int] = {}
     for index in bits_of(hand):
         rule = rejecting_rule(hand, ctx, rules, 1 << index) or "?"
@@ -121,9 +122,6 @@ def variant_settings(rule_ids: tuple[str, ...] | list[str], rules: Rules) -> tup
     >>> variant_settings(["FIRST-NO-POINTS"], Rules.preset("seed001"))
     ('first_trick_points = "forbidden"',)
     """
-    import json
-
-    from hearts_ref.variants import PARAMETERS
     changes = rules.changes()
     return tuple(f"{p.name} = {json.dumps(changes[p.name])}" for p in PARAMETERS
                  if p.name in changes and set(p.rules) & set(rule_ids))
@@ -188,6 +186,15 @@ class Counterexample:
             "blocked_by": [{"rule": rule, "cards": str(CardSet.from_mask(cards))} for rule, cards in self.blocked],
             "settings": list(self.settings),
         }
+
+
+def stuck_counterexample(invariant: str, where: str, hand: int, ctx: Context, rules: Rules,
+                         legality: Any = None) -> Counterexample:
+    """The counterexample of a hand with no play in ``ctx``: the hand, and the rules that block each of its cards
+    with the variant values that set them (:func:`blocking_rules`, :func:`variant_settings`)."""
+    blocked = blocking_rules(hand, ctx, rules, legality)
+    return Counterexample(invariant, where, (("hand", hand),), ctx, hand, blocked=blocked,
+                          settings=variant_settings([rule for rule, _ in blocked], rules))
 
 
 def from_model(invariant: str, where: str, shown: tuple[tuple[str, SymbolicCardSet], ...], model: z3.ModelRef, *,

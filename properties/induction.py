@@ -316,14 +316,11 @@ def _simplest(example: Any, rules: Rules) -> Any:
     """The refutation with the simplest stuck hand of its size (as the per-context proofs give it): the same hand
     whichever model z3 found, so the report does not depend on the order in which the proofs ran."""
     from hearts_ref import legality
-    from properties.counterexamples import (Counterexample, blocking_rules, is_stuck, simplest_stuck_hand,
-                                            variant_settings)
+    from properties.counterexamples import is_stuck, simplest_stuck_hand, stuck_counterexample
     size = example.hand.bit_count()
     hand = simplest_stuck_hand(example.hand, lambda mask: mask.bit_count() == size and not mask & ~rules.deck_mask,
                                is_stuck(legality.legal_plays, example.context, rules), rules)
-    blocked = blocking_rules(hand, example.context, rules)
-    return Counterexample(example.invariant, example.where, (("hand", hand),), example.context, hand,
-                          blocked=blocked, settings=variant_settings([rule for rule, _ in blocked], rules))
+    return stuck_counterexample(example.invariant, example.where, hand, example.context, rules)
 
 
 def _with_detail(result: Any, more: str) -> Any:

@@ -30,8 +30,7 @@ from typing import Any
 
 from hearts_ref.variants import PRESETS, Rules
 from properties.catalogue import BY_ID, INVARIANTS, expected_outcome, not_applicable
-from properties.counterexamples import (Counterexample, blocking_rules, from_model, is_stuck, simplest_stuck_hand,
-                                        variant_settings)
+from properties.counterexamples import Counterexample, from_model, is_stuck, simplest_stuck_hand, stuck_counterexample
 from properties import findings as refutations
 from properties.parallel import default_jobs, in_background
 from properties.results import ProofResult, all_match
@@ -109,9 +108,7 @@ def _stuck_counterexample(session: Session, invariant_id: str, claim: Claim, rul
             found = from_model(invariant_id, claim.label, claim.shown, answer.model, context=situation.ctx, hand=hand)
             simplest = simplest_stuck_hand(found.hand, lambda mask: _fits(mask, situation, rules),
                                            is_stuck(session.legal_plays(), situation.ctx, rules), rules)
-            blocked = blocking_rules(simplest, situation.ctx, rules, session.legality)
-            return Counterexample(invariant_id, claim.label, (("hand", simplest),), situation.ctx, simplest,
-                                  blocked=blocked, settings=variant_settings([rule for rule, _ in blocked], rules))
+            return stuck_counterexample(invariant_id, claim.label, simplest, situation.ctx, rules, session.legality)
     return None
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import z3
 
-from hearts_ref.deals import dealt_turn
+from hearts_ref.deals import dealt_turn, turned
 from hearts_ref.legality import Context, breaks_hearts, legal_plays
 from hearts_ref.round import dealt_state
 from hearts_ref.symbolic import SYMBOLIC, SymbolicCard, any_of, as_z3, explore
@@ -131,8 +131,7 @@ def _reach(rules: Rules, ctx: Context, sizes: tuple[int, ...], plays: int, stuck
     by = dealt_turn(rules, hands, dealer)   # DEAL-HANDS: turned so that a round with no pass deals them (the rules
     if by is None:                          # are the same at every seat)
         return UNKNOWN, None
-    n = rules.players
-    hands = tuple(hands[(s - by) % n] for s in range(n))
-    return REACHABLE, Replay(hands, indices, (seat + by) % n, round_number=number, dealer=dealer)
+    return REACHABLE, Replay(turned(hands, by), indices, (seat + by) % rules.players, round_number=number,
+                             dealer=dealer)
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from hearts_ref.cards import CARDS, suit_of
 from hearts_ref.cardset import CardSet, bits_of
-from hearts_ref.deals import dealt_turn
+from hearts_ref.deals import dealt_turn, turned
 from hearts_ref.engine import Engine, EngineRejection, ReferenceEngine
 from hearts_ref.errors import HeartsError
 from hearts_ref.legality import Context
@@ -110,7 +110,7 @@ def find_replay(rules: Rules, hand: int, ctx: Context, *, seed: int = 0, attempt
         by = dealt_turn(rules, hands, dealer)   # DEAL-HANDS: the seats turned so that the dealer of a round with
         if by is None:                           # no pass deals them (the rules are the same at every seat)
             continue
-        hands, seat = [hands[(s - by) % n] for s in range(n)], (seat + by) % n
+        hands, seat = list(turned(hands, by)), (seat + by) % n
         try:
             state = start_round(rules, [CardSet.from_mask(h) for h in hands], direction="none", dealer=dealer)
         except HeartsError:
@@ -153,7 +153,7 @@ def _replayed(rules: Rules, replay: Replay, engine: Engine) -> str | None:
     by = dealt_turn(rules, replay.hands, 0) or 0
     try:
         engine.new_game(rules)
-        engine.start_round([CardSet.from_mask(replay.hands[(s - by) % n]) for s in range(n)], "none")
+        engine.start_round([CardSet.from_mask(h) for h in turned(replay.hands, by)], "none")
         for card in replay.plays:
             engine.play(CARDS[card])
     except EngineRejection as error:

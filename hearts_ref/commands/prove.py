@@ -192,20 +192,32 @@ def house_verdict(refuted: list[str], open_: list[str], by: dict[str, str] | Non
     return "SOUND: every invariant proved."
 
 
+def _blocking(results: list) -> dict[str, tuple[str, ...]]:
+    """Each refuted invariant's blocking rules (those of its first refutation: :attr:`ProofResult.blocking`)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for result in results:
+        if result.status == "refuted":
+            found.setdefault(result.invariant, result.blocking)
+    return found
+
+
 def _blocking_words(results: list) -> dict[str, str]:
     """Each refuted invariant's blocking rules in words, with the variant values that set them: ``FIRST-NO-POINTS
     (first_trick_points = "forbidden")``."""
     from hearts_ref.variants import Rules
     from properties.counterexamples import variant_settings
 
+    changes: dict[str, dict] = {}
+    for result in results:   # (the rules of the refutation _blocking reads: the first)
+        if result.status == "refuted":
+            changes.setdefault(result.invariant, result.changes)
     words: dict[str, str] = {}
-    for result in results:
-        if result.status != "refuted" or result.invariant in words or not result.blocking:
+    for invariant, rules in _blocking(results).items():
+        if not rules:
             continue
-        settings = variant_settings(result.blocking, Rules(**result.changes))
-        named = ", ".join(result.blocking[:-1]) + " and " + result.blocking[-1] if len(result.blocking) > 1 \
-            else result.blocking[0]
-        words[result.invariant] = named + (f" ({', '.join(settings)})" if settings else "")
+        settings = variant_settings(rules, Rules(**changes[invariant]))
+        named = ", ".join(rules[:-1]) + " and " + rules[-1] if len(rules) > 1 else rules[0]
+        words[invariant] = named + (f" ({', '.join(settings)})" if settings else "")
     return words
 
 
@@ -223,8 +235,7 @@ def _report(args: argparse.Namespace, results: list, presets: list[str], combina
                              combinations=combinations)
         if verdict:
             report["verdict"] = {"sound": not refuted and not open_, "refuted": refuted, "not_settled": open_,
-                                 "by": {i: list(next(r.blocking for r in results if r.invariant == i
-                                                     and r.status == "refuted")) for i in refuted}}
+                                 "by": {i: list(rules) for i, rules in sorted(_blocking(results).items())}}
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
         parts = report_renderables(results, combinations=combinations, verdict=verdict)

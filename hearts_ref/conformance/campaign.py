@@ -21,7 +21,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -65,8 +65,9 @@ class Campaign:
         >>> Campaign("./engine", Rules(), timeout=1.0).engine_options, Campaign("./engine", Rules()).engine_options
         ('--timeout 1', '')
         """
-        given = (("--timeout", self.timeout, 5.0), ("--startup-timeout", self.startup_timeout, 10.0))
-        return " ".join(f"{option} {value:g}" for option, value, default in given if value != default)
+        defaults = {f.name: f.default for f in fields(self)}
+        return " ".join(f"--{name.replace('_', '-')} {getattr(self, name):g}" for name in ("timeout", "startup_timeout")
+                        if getattr(self, name) != defaults[name])
 
     def load_engine(self) -> Engine:
         return load_engine(self.spec, timeout=self.timeout, startup_timeout=self.startup_timeout,

@@ -59,18 +59,10 @@ def _pass_astray(state: RoundState, seat: int, cards: int) -> Callable[[str], tu
     def readings(cited: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if cited != "PASS-SIMULTANEOUS" or not state.passing:
             return (), ()
-        n, here = state.rules.players, state.rules.pass_offset(state.direction)
         for direction in PASS_DIRECTIONS:
-            if direction in ("none", state.direction) or (direction == "across" and n % 2):
+            if direction in ("none", state.direction) or (direction == "across" and state.rules.players % 2):
                 continue
-            offset = state.rules.pass_offset(direction)
-            if offset == here:
-                continue
-            coming = 0
-            for giver, given in enumerate(state.passes):
-                if given and (giver + offset) % n == seat:
-                    coming |= given
-            if cards & coming:
+            if cards & _received_early(state, seat, direction):
                 return ("PASS-CYCLE",), ()
         return (), ()
     return readings
@@ -256,9 +248,10 @@ def _another_pass(state: RoundState, seat: int, step: int) -> tuple[int, ...]:
     return tuple(nth_card(left, first + k) for k in range(3))
 
 
-def _received_early(state: RoundState, seat: int) -> int:
-    """The cards seats that have chosen already pass to ``seat``: not its own until every seat has chosen."""
-    offset = state.rules.pass_offset(state.direction)
+def _received_early(state: RoundState, seat: int, direction: str | None = None) -> int:
+    """The cards seats that have chosen already pass to ``seat`` (in ``direction``, by default the round's): not its
+    own until every seat has chosen."""
+    offset = state.rules.pass_offset(direction or state.direction)
     received = 0
     for giver, given in enumerate(state.passes):
         if given and (giver + offset) % state.rules.players == seat:

@@ -224,7 +224,7 @@ def run_differential(engine_factory: EngineFactory | Engine, rules: Rules, games
     reproduce(engine, rules, failing, budget=shrink_budget, max_shrinks=max_shrinks, spec=spec,
               time_left=(lambda: deadline - clock()) if deadline is not None else None,
               fresh=fresh or (None if engine_factory is engine else engine_factory),
-              options=engine_options or str(report.engine.get("options", "")))
+              options=str(report.engine.get("options", "")))   # (the run's engine options, kept in its report)
     if owned:
         close_engine(engine)
     report.seconds += clock() - start
